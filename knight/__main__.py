@@ -1,0 +1,3 @@
+from knight.cli import main
+
+main()

@@ -1,0 +1,78 @@
+"""The `knight` command line: a thin layer over the engine, the runner, the store and the report.
+
+Exit statuses, for every command:
+
+* 0 — done (for `knight tour`: a full tour was found);
+* 1 — an answer that is not a success (for `knight tour`: no full tour was found, the
+  partial tour is printed);
+* 2 — bad input: one line on stderr says what was wrong and what would be valid;
+* 130 — interrupted (Ctrl-C); whatever was already stored is kept.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from knight.engine import InvalidInput
+
+try:  # typer 0.29 vendors click; older typer uses click itself
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+app = typer.Typer(
+    name="knight",
+    help="A knight's-tour workbench: find tours, sweep them, count them, and write the report.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from knight import __version__
+
+        typer.echo(f"knight {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _knight(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", is_eager=True, callback=_print_version
+    ),
+) -> None:
+    """A knight's-tour workbench: find tours, sweep them, count them, and write the report."""
+
+
+def fail(message: str) -> None:
+    """Stop with one line on stderr and the bad-input exit status."""
+    typer.echo(f"knight: error: {message}", err=True)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run a command; turn every input error into one line and exit status 2."""
+    try:
+        status = app(args=argv, prog_name="knight", standalone_mode=False)
+    except InvalidInput as error:
+        fail(str(error))
+    except ClickException as error:  # usage errors: unknown option, not an integer, missing argument
+        message = error.format_message().strip()
+        if not message:  # `knight` alone: the help is already printed
+            raise SystemExit(EXIT_BAD_INPUT)
+        fail(message.splitlines()[0] + " (see --help)")
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("knight: interrupted", err=True)
+        raise SystemExit(EXIT_INTERRUPTED)
+    raise SystemExit(status if isinstance(status, int) else 0)
+
+
+# Each command lives in its own module and registers itself on `app`.
+from knight.cli import tour as _tour  # noqa: E402,F401

@@ -1,0 +1,70 @@
+"""`knight tour`: one method from one start square, printed the way Homework #8 asks."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Optional
+
+import numpy as np
+import typer
+
+from knight.cli import app
+from knight.engine import Board, Tour, find_tour
+from knight.engine.methods import METHODS
+
+EXIT_FULL_TOUR = 0
+EXIT_NO_FULL_TOUR = 1
+
+
+@app.command()
+def tour(
+    n: Annotated[int, typer.Argument(help="Rows of the board.")],
+    m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
+    start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
+    method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
+    tie: Annotated[Optional[str], typer.Option(help="Tie-break of warnsdorff (see `knight methods`).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break.")] = None,
+    closed: Annotated[bool, typer.Option("--closed", help="backtrack: demand a closed tour.")] = False,
+    order: Annotated[Optional[str], typer.Option(help="backtrack: move ordering, plain or warnsdorff.")] = None,
+    budget: Annotated[Optional[int], typer.Option(help="backtrack: the most search nodes to visit.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the tour as JSON.")] = False,
+) -> int:
+    """Find a tour with one method from one start square and print its array.
+
+    Exit status: 0 a full tour was found (closed, with --closed); 1 none was found (the
+    partial tour is printed); 2 bad input.
+    """
+    board = Board(n, n if m is None else m)
+    given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget}
+    params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
+    found = find_tour(board, tuple(start), method, **params)
+    typer.echo(json.dumps(found.to_dict()) if as_json else describe(found))
+    return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
+
+
+def format_array(numbers: np.ndarray) -> str:
+    """The homework array with aligned columns."""
+    width = len(str(int(numbers.max())))
+    return "\n".join(" ".join(f"{value:>{width}}" for value in row) for row in numbers.tolist())
+
+
+def describe(found: Tour) -> str:
+    """The array, then what the tour is: full or partial, open or closed, and the work done."""
+    params = ", ".join(f"{name} {value}" for name, value in found.params.items())
+    title = f"{found.method}{f' ({params})' if params else ''} on {found.board} from {found.start}"
+    work = f"{found.work:,} {found.work_unit}"
+    wanted = "closed tour" if found.params.get("closed") else "full tour"
+    if found.success:
+        verdict = f"Full tour, {'closed' if found.closed else 'open'}: {found.length} squares; work {work}."
+    else:
+        verdict = (
+            f"Failed to find a {wanted}: the partial tour above visits {found.length} of "
+            f"{found.board.size} squares; work {work}."
+        )
+        if found.method == "backtrack":
+            verdict += (
+                " The node budget ran out before the search ended."
+                if found.budget_exhausted
+                else " The search tried every path: no such tour starts here."
+            )
+    return f"{title}\n{format_array(found.array())}\n{verdict}"

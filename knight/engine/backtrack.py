@@ -1,0 +1,152 @@
+"""Backtracking: depth-first search for a full tour, as in the Eiffel text's Try_Next_Move."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from knight.engine.board import Board, Square
+from knight.engine.errors import InvalidInput
+from knight.engine.kernel import kernel
+from knight.engine.tour import Tour
+
+#: Move orderings for the search.
+ORDERINGS: dict[str, str] = {
+    "plain": "moves in move order 0–7, as Try_Next_Move's loop over d",
+    "warnsdorff": "moves to lower-degree squares first (Warnsdorff's rule as a move ordering), then move order",
+}
+
+#: Nodes (squares placed) the search may visit unless told otherwise: about a second compiled.
+DEFAULT_BUDGET = 50_000_000
+
+
+def backtrack_tour(
+    board: Board,
+    start: Square,
+    *,
+    closed: bool = False,
+    order: str = "plain",
+    budget: int = DEFAULT_BUDGET,
+    compiled: bool | None = None,
+) -> Tour:
+    """Find the first full tour from ``start`` by depth-first search, trying moves in ``order``.
+
+    Parameters
+    ----------
+    board : the board.
+    start : the first square, ``(row, col)``.
+    closed : demand a closed tour (the last square a knight move from the first).
+    order : ``plain`` (move order 0–7) or ``warnsdorff`` (lowest degree first); see :data:`ORDERINGS`.
+    budget : the most nodes (squares placed, the start included) to visit before giving up.
+
+    Returns the first tour found, with ``work`` the nodes visited. When none is found the
+    tour holds the longest path the search met, and ``budget_exhausted`` tells "gave up"
+    (True) from "no tour from this start exists" (False).
+
+    Example
+    -------
+    >>> tour = backtrack_tour(Board(5, 5), (0, 0))
+    >>> tour.full, tour.budget_exhausted
+    (True, False)
+    >>> backtrack_tour(Board(5, 5), (0, 1)).full  # the minority colour of an odd board
+    False
+
+    Reference: the Eiffel text on the knight's journey (Try_Next_Move, Try_All), after
+    N. Wirth, *Algorithms + Data Structures = Programs* (1976), §3.4.
+    """
+    if order not in ORDERINGS:
+        raise InvalidInput(f"unknown move ordering {order!r}; choose one of: {', '.join(ORDERINGS)}")
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
+        raise InvalidInput(f"budget must be a positive number of nodes, got {budget!r}")
+    first = board.index(start)
+    path = np.empty(board.size, dtype=np.int32)
+    longest = np.empty(board.size, dtype=np.int32)
+    search = _depth_first.choose(board.size, compiled)
+    found, nodes, longest_length, out_of_budget = search(
+        board.neighbours, first, bool(closed), order == "warnsdorff", int(budget), path, longest
+    )
+    squares = path if found else longest[:longest_length]
+    params = {"order": order, "closed": bool(closed), "budget": int(budget)}
+    return Tour(
+        board=board, path=squares, method="backtrack", params=params,
+        work=int(nodes), work_unit="nodes", budget_exhausted=bool(out_of_budget),
+    )
+
+
+@kernel(compile_from=25)  # exponential work: compile for all but the tiniest boards
+def _depth_first(neighbours, start, closed, by_degree, budget, path, longest):  # pragma: no cover - see tests
+    """Search for a full tour; return ``(found, nodes, longest_length, out_of_budget)``.
+
+    An explicit stack instead of recursion: numba's on-disk cache of recursive functions
+    has crashed in a second process (numba issue #6061).
+    """
+    size = neighbours.shape[0]
+    visited = np.zeros(size, dtype=np.bool_)
+    degree = np.zeros(size, dtype=np.int64)
+    for s in range(size):
+        for k in range(8):
+            if neighbours[s, k] >= 0:
+                degree[s] += 1
+    moves = np.empty((size + 1, 8), dtype=np.int64)  # moves[d]: squares to try at depth d, in order
+    move_count = np.zeros(size + 1, dtype=np.int64)
+    next_move = np.zeros(size + 1, dtype=np.int64)
+    keys = np.empty(8, dtype=np.int64)
+
+    depth = 0
+    nodes = 0
+    longest_length = 0
+    square = start
+    while True:
+        # Place `square` at `depth`.
+        nodes += 1
+        visited[square] = True
+        path[depth] = square
+        for k in range(8):
+            t = neighbours[square, k]
+            if t >= 0:
+                degree[t] -= 1
+        depth += 1
+        # The longest partial path; for a closed search not a full open one, which would read as success.
+        if depth > longest_length and (depth < size or not closed or depth == 1):
+            longest_length = depth
+            longest[:depth] = path[:depth]
+        if depth == size:
+            if not closed:
+                return True, nodes, longest_length, False
+            for k in range(8):
+                if neighbours[square, k] == start:
+                    return True, nodes, longest_length, False
+
+        # The squares to try next; none when the tour is complete, or when a closed tour can
+        # no longer come back (every neighbour of the start is used).
+        count = 0
+        if depth < size and not (closed and degree[start] == 0):
+            for k in range(8):
+                t = neighbours[square, k]
+                if t >= 0 and not visited[t]:
+                    key = degree[t] * 8 + k if by_degree else k
+                    i = count  # insertion sort by key: at most 8 entries
+                    while i > 0 and keys[i - 1] > key:
+                        keys[i] = keys[i - 1]
+                        moves[depth, i] = moves[depth, i - 1]
+                        i -= 1
+                    keys[i] = key
+                    moves[depth, i] = t
+                    count += 1
+        move_count[depth] = count
+        next_move[depth] = 0
+
+        # Take the next untried move, unplacing squares whose moves are all tried.
+        while depth > 0 and (depth == size or next_move[depth] == move_count[depth]):
+            depth -= 1
+            undone = path[depth]
+            visited[undone] = False
+            for k in range(8):
+                t = neighbours[undone, k]
+                if t >= 0:
+                    degree[t] += 1
+        if depth == 0:
+            return False, nodes, longest_length, False
+        if nodes >= budget:
+            return False, nodes, longest_length, True
+        square = moves[depth, next_move[depth]]
+        next_move[depth] += 1

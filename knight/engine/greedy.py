@@ -1,0 +1,223 @@
+"""Greedy walks: the knight moves by a rule and never takes a move back.
+
+Three rules, one kernel:
+
+* ``naive`` — Deitel 7.24's first script: the first legal unvisited move in move order.
+* ``static`` — Deitel's accessibility heuristic with the table of the *empty* board, never
+  updated (what a student gets who skips the exercise's note); ties by move order.
+* ``warnsdorff`` — Warnsdorff's rule (1823), Deitel's accessibility heuristic with updates,
+  Homework #8's heuristic: move to the unvisited square of lowest current degree, with a
+  choice of tie-break (:data:`TIE_BREAKS`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from knight.engine.board import HORIZONTAL, VERTICAL, Board, Square
+from knight.engine.errors import InvalidInput
+from knight.engine.kernel import kernel
+from knight.engine.squirrel import squirrel_schedule
+from knight.engine.tour import Tour
+
+_DR = np.array(VERTICAL, dtype=np.int64)
+_DC = np.array(HORIZONTAL, dtype=np.int64)
+
+# Rules and tie-breaks as the kernel knows them.
+_NAIVE, _STATIC, _WARNSDORFF = 0, 1, 2
+_FIRST, _RANDOM, _LOOKAHEAD_MIN, _LOOKAHEAD_SUM, _ROTH, _SQUIRREL = 0, 1, 2, 3, 4, 5
+
+#: Warnsdorff tie-breaks, each with the source it comes from.
+TIE_BREAKS: dict[str, str] = {
+    "first": "lowest move number (Deitel 7.24's move order)",
+    "random": "uniformly among the tied squares, from a seed (Squirrel 1996; Ganzfried 2004)",
+    "lookahead-min": "the tied square whose next move can reach the lowest degree "
+    "(Deitel 7.24's follow-up; Pohl 1967), then move order",
+    "lookahead-sum": "the tied square whose unvisited neighbours have the least sum of degrees "
+    "(Pohl 1967's second-level rule, our reading of the blog's W2), then move order",
+    "roth": "the tied square farthest from the board's centre (A. Roth), then move order",
+    "squirrel": "Squirrel & Cull's switching move orderings from the top-left corner of a square board "
+    "(Squirrel & Cull 1996; Ganzfried 2004, Table 1; our reading of the blog's W+)",
+}
+_TIE_CODES = {name: code for code, name in enumerate(TIE_BREAKS)}
+
+
+def naive_tour(board: Board, start: Square, *, compiled: bool | None = None) -> Tour:
+    """Walk by taking the first legal unvisited move in move order until stuck.
+
+    Parameters
+    ----------
+    board : the board to walk on.
+    start : the first square, ``(row, col)``.
+
+    Example
+    -------
+    >>> naive_tour(Board(8, 8), (0, 0)).length < 64
+    True
+
+    Reference: Deitel, *Python: How to Program*, exercise 7.24, the first script.
+    """
+    return _walk(board, start, "naive", {}, _NAIVE, _FIRST, compiled=compiled)
+
+
+def static_tour(board: Board, start: Square, *, compiled: bool | None = None) -> Tour:
+    """Walk to the unvisited square of lowest accessibility in the empty board's table, never updated.
+
+    Ties go to the lowest move number. This is Deitel's heuristic without the note that
+    asks for the table to be reduced as squares are used.
+
+    Example
+    -------
+    >>> static_tour(Board(8, 8), (0, 0)).length
+    64
+
+    Reference: Deitel, exercise 7.24, the accessibility heuristic (before its note).
+    """
+    return _walk(board, start, "static", {}, _STATIC, _FIRST, compiled=compiled)
+
+
+def warnsdorff_tour(
+    board: Board, start: Square, tie: str = "first", seed: int = 0, *, compiled: bool | None = None
+) -> Tour:
+    """Walk to the unvisited square of lowest degree (fewest unvisited onward squares).
+
+    Parameters
+    ----------
+    board : the board to walk on.
+    start : the first square, ``(row, col)``.
+    tie : how to choose among squares of equal lowest degree, one of :data:`TIE_BREAKS`:
+        ``first`` lowest move number; ``random`` uniformly, from ``seed``; ``lookahead-min``
+        the square from which the next move reaches the lowest degree; ``lookahead-sum`` the
+        square whose unvisited neighbours have the least total degree; ``roth`` the square
+        farthest from the centre; ``squirrel`` the Squirrel–Cull switching orderings (square
+        boards, from the top-left corner only). The last four fall back to move order.
+    seed : the seed of ``random`` (the same seed gives the same tour).
+
+    Example
+    -------
+    >>> warnsdorff_tour(Board(8, 8), (0, 0)).full
+    True
+
+    References: H. C. von Warnsdorff (1823); Deitel exercise 7.24 (with updates);
+    Homework #8; for the tie-breaks see :data:`TIE_BREAKS`.
+    """
+    if tie not in TIE_BREAKS:
+        raise InvalidInput(f"unknown tie-break {tie!r}; choose one of: {', '.join(TIE_BREAKS)}")
+    params: dict[str, object] = {"tie": tie}
+    if tie == "random":
+        params["seed"] = int(seed)
+    return _walk(board, start, "warnsdorff", params, _WARNSDORFF, _TIE_CODES[tie], seed, compiled=compiled)
+
+
+def _walk(
+    board: Board,
+    start: Square,
+    method: str,
+    params: dict[str, object],
+    rule: int,
+    tie: int,
+    seed: int = 0,
+    *,
+    compiled: bool | None,
+) -> Tour:
+    first = board.index(start)
+    if tie == _SQUIRREL:
+        ranks, switches = squirrel_schedule(board, start)
+    else:
+        ranks, switches = np.arange(8, dtype=np.int64)[None, :], np.empty(0, dtype=np.int64)
+    path = np.empty(board.size, dtype=np.int32)
+    walk = _greedy_walk.choose(board.size, compiled)
+    length = walk(board.n, board.m, first, rule, tie, ranks, switches, int(seed) & 0xFFFFFFFF, path)
+    return Tour(board=board, path=path[:length], method=method, params=params, work=length - 1)
+
+
+@kernel(compile_from=1024)  # an 8 × 8 walk takes well under a millisecond interpreted
+def _greedy_walk(n, m, start, rule, tie, ranks, switches, seed, path):  # pragma: no cover - see tests
+    """Fill ``path`` with the walk from ``start``; return its length.
+
+    ``ranks[p, k]`` is the preference of move ``k`` in phase ``p`` (lower wins a tie);
+    the phase moves on when the knight reaches ``switches[p]``. ``seed`` drives an
+    xorshift32 generator, written out so that both implementations draw the same numbers.
+    """
+    size = n * m
+    visited = np.zeros(size, dtype=np.bool_)
+    empty_degree = np.zeros(size, dtype=np.int8)
+    for s in range(size):
+        r, c = s // m, s % m
+        d = 0
+        for k in range(8):
+            r2, c2 = r + _DR[k], c + _DC[k]
+            if 0 <= r2 < n and 0 <= c2 < m:
+                d += 1
+        empty_degree[s] = d
+    degree = empty_degree.copy()
+    state = (seed * 2654435761 + 1) & 0xFFFFFFFF
+    if state == 0:
+        state = 0x9E3779B9
+    phase = 0
+    candidates = np.empty(8, dtype=np.int64)
+
+    current = start
+    length = 0
+    while True:
+        # Visit the current square: it leaves the degree of each of its neighbours.
+        visited[current] = True
+        path[length] = current
+        length += 1
+        r, c = current // m, current % m
+        for k in range(8):
+            r2, c2 = r + _DR[k], c + _DC[k]
+            if 0 <= r2 < n and 0 <= c2 < m:
+                degree[r2 * m + c2] -= 1
+        if phase < switches.size and current == switches[phase]:
+            phase += 1
+
+        # The moves to unvisited squares of lowest key (degree, or none for the naive rule).
+        count = 0
+        lowest = 99
+        for k in range(8):
+            r2, c2 = r + _DR[k], c + _DC[k]
+            if 0 <= r2 < n and 0 <= c2 < m and not visited[r2 * m + c2]:
+                t = r2 * m + c2
+                key = 0 if rule == _NAIVE else (empty_degree[t] if rule == _STATIC else degree[t])
+                if key < lowest:
+                    lowest = key
+                    count = 0
+                if key == lowest:
+                    candidates[count] = k
+                    count += 1
+        if count == 0:
+            return length
+
+        # Break the tie.
+        chosen = candidates[0]
+        if count > 1 and tie == _RANDOM:
+            state ^= (state << 13) & 0xFFFFFFFF
+            state ^= state >> 17
+            state ^= (state << 5) & 0xFFFFFFFF
+            chosen = candidates[state % count]
+        elif count > 1:
+            best_score = 1 << 40
+            best_rank = 99
+            for i in range(count):
+                k = candidates[i]
+                r2, c2 = r + _DR[k], c + _DC[k]
+                score = 0
+                if tie == _LOOKAHEAD_MIN or tie == _LOOKAHEAD_SUM:
+                    least = 99
+                    total = 0
+                    for j in range(8):
+                        r3, c3 = r2 + _DR[j], c2 + _DC[j]
+                        if 0 <= r3 < n and 0 <= c3 < m and not visited[r3 * m + c3]:
+                            total += degree[r3 * m + c3]
+                            least = min(least, degree[r3 * m + c3])
+                    score = least if tie == _LOOKAHEAD_MIN else total
+                elif tie == _ROTH:
+                    # Farthest from the centre wins: minimise minus the squared distance (doubled to stay integral).
+                    score = -((2 * r2 - (n - 1)) ** 2 + (2 * c2 - (m - 1)) ** 2)
+                rank = ranks[phase, k]
+                if score < best_score or (score == best_score and rank < best_rank):
+                    best_score = score
+                    best_rank = rank
+                    chosen = k
+        current = (r + _DR[chosen]) * m + (c + _DC[chosen])

@@ -1,0 +1,71 @@
+"""Tour-building methods by name, with the parameters each accepts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
+from knight.engine.board import Board, Square
+from knight.engine.errors import InvalidInput
+from knight.engine.greedy import TIE_BREAKS, naive_tour, static_tour, warnsdorff_tour
+from knight.engine.tour import Tour
+
+
+@dataclass(frozen=True)
+class Method:
+    """A named way to build a tour: what it does, where it comes from, and its parameters."""
+
+    name: str
+    summary: str
+    reference: str
+    parameters: dict[str, str]
+    build: Callable[..., Tour]
+
+
+METHODS: dict[str, Method] = {
+    method.name: method
+    for method in (
+        Method("naive", "the first legal unvisited move in move order, until stuck",
+               "Deitel 7.24, first script", {}, naive_tour),
+        Method("static", "lowest accessibility in the empty board's table, never updated; ties by move order",
+               "Deitel 7.24, accessibility heuristic without its note", {}, static_tour),
+        Method("warnsdorff", "lowest current degree, ties broken by the chosen rule",
+               "Warnsdorff 1823; Deitel 7.24; Homework #8",
+               {"tie": f"tie-break: {', '.join(TIE_BREAKS)} (default first)",
+                "seed": "seed of the random tie-break (default 0)"},
+               warnsdorff_tour),
+        Method("backtrack", "depth-first search for the first full tour, within a node budget",
+               "the Eiffel text's Try_Next_Move (after Wirth 1976)",
+               {"closed": "demand a closed tour (default false)",
+                "order": f"move ordering: {', '.join(ORDERINGS)} (default plain)",
+                "budget": f"most nodes to visit (default {DEFAULT_BUDGET:,})"},
+               backtrack_tour),
+    )
+}
+
+
+def check_parameters(method: str, params: dict[str, Any]) -> None:
+    """Raise :class:`InvalidInput` unless ``method`` exists and takes every one of ``params``."""
+    if method not in METHODS:
+        raise InvalidInput(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+    accepted = METHODS[method].parameters
+    for name in params:
+        if name not in accepted:
+            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
+            raise InvalidInput(f"parameter {name!r} does not apply to method {method!r}; {takes}")
+    if "seed" in params and params.get("tie", "first") != "random":
+        raise InvalidInput("parameter 'seed' applies only to the tie-break 'random'")
+
+
+def find_tour(board: Board, start: Square, method: str = "warnsdorff", **params: Any) -> Tour:
+    """Build a tour on ``board`` from ``start`` with the method named ``method``.
+
+    ``params`` are the method's parameters (see :data:`METHODS`); one the method does not
+    take is an error rather than silently ignored.
+
+    >>> find_tour(Board(5, 5), (0, 0), "warnsdorff", tie="first").full
+    True
+    """
+    check_parameters(method, params)
+    return METHODS[method].build(board, start, **params)

@@ -1,0 +1,194 @@
+"""The tour value: a knight's path on a board, what made it, and how to tell tours apart."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from knight.engine.board import Board, Square
+from knight.engine.errors import InvalidInput
+
+
+class InvalidTour(InvalidInput):
+    """A sequence of squares that is not a knight's path: off the board, repeated, or not a knight move."""
+
+
+@dataclass(frozen=True, eq=False)
+class Tour:
+    """An immutable knight's path, full or partial, validated on construction.
+
+    ``path`` holds the squares in the order visited, as plain ints ``row * m + col``
+    (a read-only int32 array, so that a 2000 × 2000 tour stays small); ``squares``
+    gives them as ``(row, col)``. ``work`` counts what the method did: moves made
+    (``work_unit == "steps"``) or search nodes (``"nodes"``).
+
+    >>> tour = Tour.from_squares(Board(3, 4), [(0, 0), (2, 1), (0, 2)], method="hand")
+    >>> tour.full, tour.length, tour.squares[-1]
+    (False, 3, (0, 2))
+    """
+
+    board: Board
+    path: np.ndarray
+    method: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    work: int = 0
+    work_unit: str = "steps"
+    budget_exhausted: bool = False
+
+    def __post_init__(self) -> None:
+        path = np.array(self.path, dtype=np.int32, copy=True).reshape(-1)
+        path.flags.writeable = False
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        _validate(self.board, path)
+
+    @classmethod
+    def from_squares(cls, board: Board, squares: Sequence[Square], **fields: Any) -> Tour:
+        """Build a tour from ``(row, col)`` squares; raises :class:`InvalidTour` if they are not a knight's path."""
+        for square in squares:
+            if not board.contains(square):
+                raise InvalidTour(f"square {tuple(square)} is off the {board} board")
+        path = [row * board.m + col for row, col in squares]
+        return cls(board=board, path=np.array(path, dtype=np.int64), **fields)
+
+    # --- what the tour is -------------------------------------------------------------------
+
+    @property
+    def length(self) -> int:
+        """The number of squares visited."""
+        return int(self.path.size)
+
+    @property
+    def start(self) -> Square:
+        return self.board.coords(self.path[0])
+
+    @property
+    def end(self) -> Square:
+        return self.board.coords(self.path[-1])
+
+    @property
+    def squares(self) -> list[Square]:
+        """The squares in the order visited, as ``(row, col)``."""
+        rows, cols = np.divmod(self.path.astype(np.int64), self.board.m)
+        return list(zip(rows.tolist(), cols.tolist()))
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(self.squares)
+
+    @property
+    def full(self) -> bool:
+        """True when every square of the board is visited."""
+        return self.length == self.board.size
+
+    @property
+    def closed(self) -> bool:
+        """True for a full tour whose last square is a knight move from its first (a re-entrant tour)."""
+        if not self.full or self.length < 3:
+            return False
+        (r0, c0), (r1, c1) = self.start, self.end
+        return abs((r0 - r1) * (c0 - c1)) == 2
+
+    @property
+    def success(self) -> bool:
+        """True for a full tour that is also closed when the method was asked for a closed one."""
+        return self.full and (self.closed or not self.params.get("closed", False))
+
+    def array(self) -> np.ndarray:
+        """The homework array: n × m, the k-th square visited holds k (from 1), unvisited squares 0."""
+        numbers = np.zeros(self.board.size, dtype=np.int64)
+        numbers[self.path] = np.arange(1, self.length + 1)
+        return numbers.reshape(self.board.n, self.board.m)
+
+    # --- telling tours apart ----------------------------------------------------------------
+
+    @cached_property
+    def key_directed(self) -> str:
+        """Equal for two tours exactly when they visit the same squares in the same order."""
+        return self._digest(self.path)
+
+    @cached_property
+    def key_undirected(self) -> str:
+        """Equal for two tours that are the same path, walked either way."""
+        return self._digest(min(_sequence_bytes(self.path), _sequence_bytes(self.path[::-1])))
+
+    @cached_property
+    def key_symmetric(self) -> str:
+        """Equal for two tours that are the same path up to reversal and the board's symmetries
+        (8 on a square board, 4 on a rectangle)."""
+        rows, cols = np.divmod(self.path.astype(np.int64), self.board.m)
+        variants = []
+        for symmetry in self.board.symmetries():
+            r, c = symmetry(rows, cols)
+            image = r * self.board.m + c  # symmetries of a non-square board keep n × m
+            variants += [_sequence_bytes(image), _sequence_bytes(image[::-1])]
+        return self._digest(min(variants))
+
+    def _digest(self, sequence: np.ndarray | bytes) -> str:
+        data = sequence if isinstance(sequence, bytes) else _sequence_bytes(sequence)
+        header = f"{self.board.n}x{self.board.m}:".encode()
+        return hashlib.blake2b(header + data, digest_size=16).hexdigest()
+
+    # --- plain data -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tour as JSON-ready data (squares as ``[row, col]``)."""
+        return {
+            "board": [self.board.n, self.board.m],
+            "start": list(self.start),
+            "squares": [list(square) for square in self.squares],
+            "length": self.length,
+            "full": self.full,
+            "closed": self.closed,
+            "success": self.success,
+            "method": self.method,
+            "params": dict(self.params),
+            "work": {"unit": self.work_unit, "count": self.work},
+            "budget_exhausted": self.budget_exhausted,
+            "keys": {
+                "directed": self.key_directed,
+                "undirected": self.key_undirected,
+                "symmetric": self.key_symmetric,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tour:
+        """Rebuild (and re-validate) a tour from :meth:`to_dict` data."""
+        board = Board(*data["board"])
+        return cls.from_squares(
+            board,
+            [tuple(square) for square in data["squares"]],
+            method=data["method"],
+            params=data.get("params", {}),
+            work=data.get("work", {}).get("count", 0),
+            work_unit=data.get("work", {}).get("unit", "steps"),
+            budget_exhausted=data.get("budget_exhausted", False),
+        )
+
+
+def _sequence_bytes(path: np.ndarray) -> bytes:
+    # Big-endian so that comparing the bytes compares the sequences square by square.
+    return np.asarray(path, dtype=">u4").tobytes()
+
+
+def _validate(board: Board, path: np.ndarray) -> None:
+    if path.size == 0:
+        raise InvalidTour("a tour visits at least its start square")
+    if path.min() < 0 or path.max() >= board.size:
+        bad = int(path[(path < 0) | (path >= board.size)][0])
+        raise InvalidTour(f"square number {bad} is off the {board} board")
+    counts = np.bincount(path, minlength=board.size)
+    if counts.max() > 1:
+        raise InvalidTour(f"square {board.coords(int(np.argmax(counts)))} is visited twice")
+    rows, cols = np.divmod(path.astype(np.int64), board.m)
+    not_knight = np.abs(np.diff(rows) * np.diff(cols)) != 2
+    if not_knight.any():
+        i = int(np.argmax(not_knight))
+        raise InvalidTour(
+            f"step {i + 1} from {board.coords(path[i])} to {board.coords(path[i + 1])} is not a knight move"
+        )

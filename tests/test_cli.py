@@ -1,0 +1,88 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from knight.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def test_full_tour_prints_the_array_and_exits_0(capsys):
+    status, out, err = run(capsys, "tour", "5", "--start", "0", "0")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    rows = [[int(x) for x in line.split()] for line in lines[1:6]]
+    assert sorted(sum(rows, [])) == list(range(1, 26))
+    assert len({len(line) for line in lines[1:6]}) == 1  # aligned columns
+    assert "Full tour, open" in lines[-1] and "24 steps" in lines[-1]
+
+
+def test_no_full_tour_prints_the_partial_tour_and_exits_1(capsys):
+    status, out, _ = run(capsys, "tour", "5", "--start", "0", "1")
+    assert status == 1
+    assert "Failed to find a full tour" in out
+    numbers = [int(x) for line in out.splitlines()[1:6] for x in line.split()]
+    visited = sorted(x for x in numbers if x)
+    assert visited == list(range(1, len(visited) + 1)) and numbers.count(0) == 25 - len(visited)
+
+
+def test_backtrack_says_when_no_tour_exists(capsys):
+    status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--start", "1", "0")
+    assert status == 1 and "tried every path" in out and "nodes" in out
+
+
+def test_closed_tour_is_reported_closed(capsys):
+    status, out, _ = run(capsys, "tour", "6", "--method", "backtrack", "--closed", "--order", "warnsdorff")
+    assert status == 0 and "Full tour, closed" in out
+
+
+def test_json_output(capsys):
+    status, out, _ = run(capsys, "tour", "6", "8", "--start", "2", "3", "--tie", "random", "--seed", "5", "--json")
+    data = json.loads(out)
+    assert data["board"] == [6, 8] and data["start"] == [2, 3]
+    assert data["params"] == {"tie": "random", "seed": 5}
+    assert status == (0 if data["full"] else 1)
+    assert set(data["keys"]) == {"directed", "undirected", "symmetric"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["tour", "0"], "positive integer"),
+    (["tour", "5", "0"], "positive integer"),
+    (["tour", "abc"], "valid integer"),
+    (["tour", "-3"], "-3"),
+    (["tour", "5000", "5000"], "limit"),
+    (["tour", "5", "--start", "5", "0"], "off the 5x5 board"),
+    (["tour", "5", "--start", "1"], "requires 2 arguments"),
+    (["tour", "5", "--method", "magic"], "unknown method"),
+    (["tour", "5", "--tie", "coin"], "unknown tie-break"),
+    (["tour", "5", "--method", "naive", "--tie", "first"], "does not apply"),
+    (["tour", "5", "--closed"], "does not apply"),
+    (["tour", "5", "--seed", "1"], "only to the tie-break 'random'"),
+    (["tour", "5", "--method", "backtrack", "--budget", "-1"], "positive"),
+    (["tour", "6", "8", "--tie", "squirrel"], "square boards"),
+    (["tour", "5", "--frobnicate"], "No such option"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err and "Traceback" not in err
+
+
+def test_console_script_and_module_entry_point():
+    done = subprocess.run([sys.executable, "-m", "knight", "tour", "8", "--start", "0", "0"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Full tour" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "knight", "tour", "x"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_closed_search_that_fails_exits_1(capsys):
+    status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--closed")
+    assert status == 1 and "Failed to find a closed tour" in out and "tried every path" in out
