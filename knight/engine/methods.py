@@ -58,14 +58,18 @@ def check_parameters(method: str, params: dict[str, Any]) -> None:
         raise InvalidInput("parameter 'seed' applies only to the tie-break 'random'")
 
 
-def find_tour(board: Board, start: Square, method: str = "warnsdorff", **params: Any) -> Tour:
+def find_tour(
+    board: Board, start: Square, method: str = "warnsdorff", *, compiled: bool | None = None, **params: Any
+) -> Tour:
     """Build a tour on ``board`` from ``start`` with the method named ``method``.
 
     ``params`` are the method's parameters (see :data:`METHODS`); one the method does not
-    take is an error rather than silently ignored.
+    take is an error rather than silently ignored. ``compiled`` forces the numba kernel
+    (True, best for sweeps of many small boards) or the interpreted one (False); by
+    default the board size decides. Both give the same tour.
 
     >>> find_tour(Board(5, 5), (0, 0), "warnsdorff", tie="first").full
     True
     """
     check_parameters(method, params)
-    return METHODS[method].build(board, start, **params)
+    return METHODS[method].build(board, start, compiled=compiled, **params)
