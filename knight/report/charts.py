@@ -1,0 +1,56 @@
+"""Charts for the report, drawn by matplotlib as SVG text (deterministic: no date, fixed ids)."""
+
+from __future__ import annotations
+
+import io
+from typing import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+_STYLE = {
+    "svg.hashsalt": "knight",  # stable element ids, so the same data gives the same SVG
+    "svg.fonttype": "none",  # keep text as text: the PDF uses the page's fonts
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+}
+
+
+def histogram_svg(values: Sequence[int], *, title: str, xlabel: str, ylabel: str = "start squares") -> str:
+    """A bar chart of how often each integer value occurs (e.g. squares reached from each start)."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(6, 2.6))
+        counts: dict[int, int] = {}
+        for value in values:
+            counts[int(value)] = counts.get(int(value), 0) + 1
+        axes.bar(list(counts), list(counts.values()), width=0.8, color="#1f4e79")
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        axes.yaxis.get_major_locator().set_params(integer=True)
+        return _to_svg(figure)
+
+
+def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, title: str,
+                        xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
+    """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(6.4, 3.2))
+        for name, (sizes, rates) in series.items():
+            axes.plot(list(sizes), list(rates), label=name, linewidth=1.2, marker="." if len(sizes) < 60 else None)
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
+        axes.legend(fontsize=7, ncols=2, loc="lower left")
+        return _to_svg(figure)
+
+
+def _to_svg(figure: plt.Figure) -> str:
+    buffer = io.StringIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(figure)
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]  # drop the XML prologue and doctype to inline the SVG in HTML

@@ -1,0 +1,215 @@
+"""The report's template context: every number, table and picture, computed from stored results.
+
+One function per source document. Nothing here is typed in by hand except the questions'
+own parameters (which boards and starts a document asks about).
+"""
+
+from __future__ import annotations
+
+import random
+from statistics import mean
+from typing import Any
+
+import numpy as np
+
+from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
+from knight.engine.backtrack import ORDERINGS
+from knight.engine.board import Square
+from knight.report.charts import histogram_svg, success_by_size_svg
+from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
+from knight.report.records import Record, Results, Summary
+
+#: The "4 different initial squares" Homework #8 asks for on 6 x 6 and 8 x 8: a corner, an
+#: edge square, and two inner squares, each from a different symmetry class.
+FOUR_STARTS: dict[int, list[Square]] = {6: [(0, 0), (0, 1), (1, 2), (2, 2)], 8: [(0, 0), (0, 1), (1, 2), (3, 3)]}
+HOMEWORK_SIZES = (5, 6, 8)
+CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
+
+
+def build_context(results: Results) -> dict[str, Any]:
+    """Everything the templates show, from ``results``; raises :class:`MissingData` naming the job to run."""
+    return {
+        "deitel": deitel_section(results),
+        "homework": homework_section(results),
+        "eiffel": eiffel_section(results),
+        "blog": blog_section(results),
+        "appendix": appendix_section(),
+        "worksheets": {size: empty_board_svg(Board(size, size)) for size in HOMEWORK_SIZES},
+    }
+
+
+# --- Deitel 7.24 ----------------------------------------------------------------------------------
+
+def deitel_section(results: Results) -> dict[str, Any]:
+    board = Board(8, 8)
+    naive = results.by_start("naive", 8, 8)
+    corner = naive[(0, 0)]
+    moves = [record.length - 1 for record in naive.values()]
+    warnsdorff = results.by_start("warnsdorff", 8, 8, tie="first")
+    static = results.by_start("static", 8, 8)
+    rules = [("naive", "first legal move (no heuristic)", list(naive.values())),
+             ("static", "accessibility table of the empty board, never updated", list(static.values()))]
+    rules += [(f"warnsdorff, tie {tie}", TIE_BREAKS[tie], list(results.by_start("warnsdorff", 8, 8, tie=tie).values()))
+              for tie in TIE_BREAKS if tie not in ("random", "squirrel") and results.select("warnsdorff", 8, 8, tie=tie)]
+    return {
+        "naive_corner": {"moves": corner.length - 1, "squares": corner.length, "svg": tour_svg(corner.tour())},
+        "naive_moves": {
+            "min": min(moves), "max": max(moves), "mean": mean(moves), "starts": len(moves),
+            "never_full": all(not r.full for r in naive.values()),
+            "histogram": histogram_svg(moves, title="Moves made by the naive knight, by start square",
+                                       xlabel="moves before the knight is stuck"),
+            "heat": heat_map_svg(board, _grid(board, naive, lambda r: r.length - 1),
+                                 title="naive: moves made from each start"),
+        },
+        "accessibility": board.accessibility().tolist(),
+        "corners": [{"start": start, "full": warnsdorff[start].full, "length": warnsdorff[start].length,
+                     "static_full": static[start].full, "static_length": static[start].length}
+                    for start in CORNERS_8],
+        "corner_svg": tour_svg(warnsdorff[(0, 0)].tour(), title="Warnsdorff from the top-left corner"),
+        "rules": [{"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules],
+        "static": Summary.of(list(static.values())),
+        "warnsdorff": Summary.of(list(warnsdorff.values())),
+        "lookahead": Summary.of(list(results.by_start("warnsdorff", 8, 8, tie="lookahead-min").values())),
+        "static_heat": heat_map_svg(board, _grid(board, static, lambda r: r.length),
+                                    title="static table: squares reached from each start", low=1, high=64),
+        "warnsdorff_heat": heat_map_svg(board, _grid(board, warnsdorff, lambda r: r.length),
+                                        title="updated table: squares reached from each start", low=1, high=64),
+    }
+
+
+# --- Homework #8 ----------------------------------------------------------------------------------
+
+def homework_section(results: Results) -> dict[str, Any]:
+    return {"boards": [_homework_board(results, size) for size in HOMEWORK_SIZES]}
+
+
+def _homework_board(results: Results, size: int) -> dict[str, Any]:
+    board = Board(size, size)
+    first = results.by_start("warnsdorff", size, size, tie="first")
+    failures = [record for record in first.values() if not record.full]
+    minority = board.minority_colour()
+    rules = []
+    for tie in TIE_BREAKS:
+        records = results.select("warnsdorff", size, size, tie=tie)
+        if records:
+            rules.append({"tie": tie, "summary": Summary.of(records),
+                          "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None})
+    return {
+        "size": size,
+        "squares": board.size,
+        "summary": Summary.of(list(first.values())),
+        "rules": rules,
+        "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
+                             title=f"{board}: squares reached from each start", low=1, high=board.size),
+        "failures": [{"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority,
+                      "array": r.tour().array().tolist()} for r in failures],
+        "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
+        "odd": board.size % 2 == 1,
+        "four": [{"start": start, "full": first[start].full, "closed": first[start].closed,
+                  "length": first[start].length} for start in FOUR_STARTS.get(size, [])],
+        "four_summary": Summary.of([first[start] for start in FOUR_STARTS[size]]) if size in FOUR_STARTS else None,
+        "example_svg": tour_svg(first[(0, 0)].tour(), title=f"{board} from the corner"),
+    }
+
+
+# --- The Eiffel text: backtracking ------------------------------------------------------------------
+
+def eiffel_section(results: Results) -> dict[str, Any]:
+    first_tours = []
+    for record in results.select("backtrack", closed=False):
+        if record.start == (0, 0) and record.n == record.m and record.full:
+            first_tours.append({"board": f"{record.n}x{record.m}", "order": record.params["order"],
+                                "nodes": record.work, "svg": tour_svg(record.tour(), title=(
+                                    f"first tour found on {record.n}x{record.m}, {record.params['order']} order"))})
+    first_tours.sort(key=lambda t: (int(t["board"].split("x")[0]), t["order"]))
+
+    five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
+    board5 = Board(5, 5)
+    proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
+    closed_tours = [{"board": f"{r.n}x{r.m}", "order": r.params["order"], "nodes": r.work, "closed": r.closed,
+                     "svg": tour_svg(r.tour(), title=f"closed tour on {r.n}x{r.m}")}
+                    for r in results.select("backtrack", closed=True) if r.start == (0, 0) and r.success]
+    return {
+        "first_tours": first_tours,
+        "five": {
+            "starts": len(five), "found": sum(r.full for r in five.values()), "proven_none": len(proven_none),
+            "out_of_budget": sum(r.budget_exhausted for r in five.values()),
+            "proven_none_minority": sum(board5.colour(r.start) == 1 for r in proven_none),
+            "minority_squares": sum(board5.colour(s) == 1 for s in five),
+            "nodes_total": sum(r.work for r in five.values()),
+            "heat": heat_map_svg(board5, _grid(board5, five, lambda r: float(r.full)),
+                                 title="5x5: 1 where backtracking found a tour", label_format="{:.0f}", low=0, high=1),
+        },
+        "closed_tours": closed_tours,
+        "colouring": _colouring_check(results),
+    }
+
+
+def _colouring_check(results: Results) -> list[dict[str, Any]]:
+    """For each odd board in the store: runs from minority-colour starts, and how many gave a full tour."""
+    rows = []
+    for n, m in sorted({(r.n, r.m) for r in results.records if (r.n * r.m) % 2 == 1}):
+        minority = [r for r in results.select(n=n, m=m) if (r.start[0] + r.start[1]) % 2 == 1]
+        if minority:
+            rows.append({"board": f"{n}x{m}", "runs": len(minority), "full": sum(r.full for r in minority),
+                         "squares": sum(1 for s in range(n * m) if sum(divmod(s, m)) % 2 == 1)})
+    return rows
+
+
+# --- The Warnsdorff blog ----------------------------------------------------------------------------
+
+def blog_section(results: Results) -> dict[str, Any]:
+    random_runs = results.require("warnsdorff", 8, 8, tie="random")
+    chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
+    comparison = []
+    for tie in TIE_BREAKS:
+        records = results.select("warnsdorff", 8, 8, tie=tie)
+        if records:
+            comparison.append({"tie": tie, "meaning": TIE_BREAKS[tie], "summary": Summary.of(records)})
+    return {
+        "random_tour": {"start": chosen.start, "seed": chosen.params.get("seed"), "full": chosen.full,
+                        "length": chosen.length, "svg": tour_svg(chosen.tour(), title="a tour from a random start")},
+        "comparison": comparison,
+        "sizes": _size_study(results),
+    }
+
+
+def _size_study(results: Results) -> dict[str, Any]:
+    """Success from the corner against board side, per tie-break, for every square board in the store."""
+    series: dict[str, tuple[list[int], list[float]]] = {}
+    first_failure: list[dict[str, Any]] = []
+    for tie in TIE_BREAKS:
+        by_side: dict[int, list[bool]] = {}
+        for record in results.select("warnsdorff", tie=tie):
+            if record.n == record.m and record.start == (0, 0):
+                by_side.setdefault(record.n, []).append(record.full)
+        if len(by_side) < 3:
+            continue
+        sides = sorted(by_side)
+        series[tie] = (sides, [sum(by_side[s]) / len(by_side[s]) for s in sides])
+        failing = [s for s in sides if not all(by_side[s])]
+        first_failure.append({"tie": tie, "first": failing[0] if failing else None, "failing": len(failing),
+                              "tested": len(sides), "largest": sides[-1]})
+    chart = success_by_size_svg(series, title="Success from the corner, by board size") if series else ""
+    past_50 = next((row for row in first_failure if row["tie"] == "first"), None)
+    return {"chart": chart, "first_failure": first_failure, "first_rule": past_50}
+
+
+# --- Appendix ---------------------------------------------------------------------------------------
+
+def appendix_section() -> dict[str, Any]:
+    return {
+        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference, "parameters": m.parameters}
+                    for m in METHODS.values()],
+        "ties": TIE_BREAKS,
+        "orderings": ORDERINGS,
+        "horizontal": list(HORIZONTAL),
+        "vertical": list(VERTICAL),
+    }
+
+
+def _grid(board: Board, by_start: dict[Square, Record], value: Any) -> np.ndarray:
+    grid = np.full((board.n, board.m), np.nan)
+    for start, record in by_start.items():
+        grid[start] = value(record)
+    return grid

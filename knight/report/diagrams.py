@@ -1,0 +1,164 @@
+"""Board diagrams as SVG: a tour drawn on its board, a start-square heat map, an empty board.
+
+Drawn by hand (like python-chess's ``chess.svg``) because they are ours: each square is a
+``SQUARE``-unit cell, row 0 at the top, with 0-based row and column labels in the margin,
+as in the project's conventions.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Sequence
+
+import numpy as np
+
+from knight.engine import Board, Tour
+
+SQUARE = 40
+MARGIN = 18
+LIGHT, DARK = "#f0d9b5", "#b58863"
+PATH, START, END = "#1f4e79", "#2e7d32", "#c62828"
+TEXT = "#222"
+#: Boards larger than this per side show the path only, no numbers.
+NUMBERED_UP_TO = 16
+#: Boards larger than this per side are drawn without square colours or labels.
+DETAILED_UP_TO = 40
+
+
+def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = None) -> str:
+    """A tour on its board: numbered squares, the path as lines, start and end marked,
+    and the closing move dashed on a closed tour.
+
+    ``numbers`` shows the visit numbers (default: on boards up to :data:`NUMBERED_UP_TO` per side).
+    """
+    board = tour.board
+    numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
+    svg = _board(board, title or f"{tour.method} tour on {board}")
+    centres = [_centre(r, c) for r, c in tour.squares]
+    width = max(0.6, SQUARE / 14) if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
+    if tour.closed:
+        (x0, y0), (x1, y1) = centres[-1], centres[0]
+        ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": PATH,
+                                    "stroke-width": _f(width), "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
+                                    "class": "closing-move"})
+    if len(centres) > 1:
+        ET.SubElement(svg, "polyline", {
+            "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres), "fill": "none", "stroke": PATH,
+            "stroke-width": _f(width), "stroke-linejoin": "round", "stroke-opacity": "0.75", "class": "path"})
+    radius = SQUARE * (0.3 if numbers else 0.22)
+    (sx, sy), (ex, ey) = centres[0], centres[-1]
+    ET.SubElement(svg, "circle", {"cx": _f(sx), "cy": _f(sy), "r": _f(radius), "fill": START, "class": "start"})
+    ET.SubElement(svg, "rect", {"x": _f(ex - radius), "y": _f(ey - radius), "width": _f(2 * radius),
+                                "height": _f(2 * radius), "fill": END, "class": "end"})
+    if numbers:
+        array = tour.array()
+        for r in range(board.n):
+            for c in range(board.m):
+                if array[r, c]:
+                    on_marker = (r, c) in (tour.start, tour.end)
+                    _label(svg, _centre(r, c), str(array[r, c]), "#fff" if on_marker else TEXT, SQUARE * 0.36)
+    return _to_string(svg)
+
+
+def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: str = "{:g}",
+                 low: float | None = None, high: float | None = None) -> str:
+    """Colour each square by a value (e.g. how far the knight got from that start): pale is low, deep is high.
+
+    ``values`` is an n × m array; NaN squares are left blank. ``low``/``high`` fix the colour scale.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    low = float(finite.min()) if low is None and finite.size else (low or 0.0)
+    high = float(finite.max()) if high is None and finite.size else (high if high is not None else 1.0)
+    svg = _board(board, title, coloured=False)
+    show_labels = max(board.n, board.m) <= NUMBERED_UP_TO
+    for r in range(board.n):
+        for c in range(board.m):
+            value = values[r, c]
+            if not np.isfinite(value):
+                continue
+            share = 0.0 if high == low else (value - low) / (high - low)
+            x, y = _corner(r, c)
+            ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
+                                        "fill": _heat(share), "class": "heat"})
+            if show_labels:
+                _label(svg, _centre(r, c), label_format.format(value), "#fff" if share > 0.6 else TEXT, SQUARE * 0.32)
+    return _to_string(svg)
+
+
+def empty_board_svg(board: Board, *, title: str | None = None) -> str:
+    """An empty board with row and column labels: a worksheet for the student handout."""
+    return _to_string(_board(board, title or f"empty {board} board"))
+
+
+# --- private helpers ------------------------------------------------------------------------------
+
+def _board(board: Board, title: str, *, coloured: bool = True) -> ET.Element:
+    detailed = max(board.n, board.m) <= DETAILED_UP_TO
+    margin = MARGIN if detailed else 0
+    width, height = board.m * SQUARE + 2 * margin, board.n * SQUARE + 2 * margin
+    svg = ET.Element("svg", {
+        "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"{-margin} {-margin} {width} {height}",
+        "role": "img", "class": "board"})
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(board.m * SQUARE), "height": str(board.n * SQUARE),
+                                "fill": LIGHT if coloured else "#fafafa"})
+    if coloured and detailed:
+        for r in range(board.n):
+            for c in range(board.m):
+                if (r + c) % 2:
+                    x, y = _corner(r, c)
+                    ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
+                                                "fill": DARK})
+    if not coloured and detailed:
+        for k in range(board.n + 1):
+            ET.SubElement(svg, "line", {"x1": "0", "y1": str(k * SQUARE), "x2": str(board.m * SQUARE),
+                                        "y2": str(k * SQUARE), "stroke": "#ccc", "stroke-width": "1"})
+        for k in range(board.m + 1):
+            ET.SubElement(svg, "line", {"x1": str(k * SQUARE), "y1": "0", "x2": str(k * SQUARE),
+                                        "y2": str(board.n * SQUARE), "stroke": "#ccc", "stroke-width": "1"})
+    if detailed:
+        step = 1 if max(board.n, board.m) <= NUMBERED_UP_TO else 5
+        for r in range(0, board.n, step):
+            _label(svg, (-MARGIN / 2, (r + 0.5) * SQUARE), str(r), "#555", MARGIN * 0.6)
+        for c in range(0, board.m, step):
+            _label(svg, ((c + 0.5) * SQUARE, -MARGIN / 2), str(c), "#555", MARGIN * 0.6)
+    ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(board.m * SQUARE), "height": str(board.n * SQUARE),
+                                "fill": "none", "stroke": "#333", "stroke-width": "1.5"})
+    return svg
+
+
+def _label(svg: ET.Element, centre: tuple[float, float], text: str, colour: str, size: float) -> None:
+    x, y = centre
+    node = ET.SubElement(svg, "text", {"x": _f(x), "y": _f(y), "fill": colour, "font-size": _f(size),
+                                       "font-family": "DejaVu Sans, sans-serif", "text-anchor": "middle",
+                                       "dominant-baseline": "central"})
+    node.text = text
+
+
+def _corner(row: int, col: int) -> tuple[float, float]:
+    return col * SQUARE, row * SQUARE
+
+
+def _centre(row: int, col: int) -> tuple[float, float]:
+    return (col + 0.5) * SQUARE, (row + 0.5) * SQUARE
+
+
+def _heat(share: float) -> str:
+    """A colour from pale yellow (0) to deep blue (1)."""
+    low, high = (255, 247, 188), (37, 52, 148)
+    r, g, b = (round(a + (b - a) * min(max(share, 0.0), 1.0)) for a, b in zip(low, high))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _f(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _to_string(svg: ET.Element) -> str:
+    return ET.tostring(svg, encoding="unicode")
+
+
+def tours_grid_svg(tours: Sequence[Tour]) -> list[str]:
+    """The diagrams of several tours, in order (a convenience for report sections)."""
+    return [tour_svg(tour) for tour in tours]

@@ -1,0 +1,116 @@
+"""What the report reads: one record per stored tour, and queries over them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from knight.engine import Board, Tour
+from knight.engine.board import Square
+
+
+class MissingData(LookupError):
+    """The store lacks results a section needs; the message says which job to run."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One task's result as stored: the method, its parameters, board and start, and the tour it made."""
+
+    method: str
+    params: Mapping[str, Any]
+    n: int
+    m: int
+    start: Square
+    length: int
+    full: bool
+    closed: bool
+    success: bool
+    work: int
+    work_unit: str
+    budget_exhausted: bool
+    key_directed: str
+    key_undirected: str
+    key_symmetric: str
+    path: bytes = b""  # int32 little-endian squares; empty when the store was asked not to load it
+    jobs: tuple[str, ...] = field(default=())
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    def tour(self) -> Tour:
+        """The stored tour, rebuilt and validated again."""
+        if not self.path:
+            raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
+        return Tour(board=self.board, path=np.frombuffer(self.path, dtype="<i4"), method=self.method,
+                    params=self.params, work=self.work, work_unit=self.work_unit,
+                    budget_exhausted=self.budget_exhausted)
+
+    def matches(self, method: str | None, n: int | None, m: int | None, params: Mapping[str, Any]) -> bool:
+        return ((method is None or self.method == method) and (n is None or self.n == n)
+                and (m is None or self.m == m) and all(self.params.get(k) == v for k, v in params.items()))
+
+
+class Results:
+    """All records, with the few queries the report needs."""
+
+    def __init__(self, records: Iterable[Record], *, hint: str = "knight run jobs/*.toml") -> None:
+        self.records = list(records)
+        self.hint = hint
+
+    def select(self, method: str | None = None, n: int | None = None, m: int | None = None,
+               **params: Any) -> list[Record]:
+        """The records of one method (and parameters) on one board size, sorted by start square."""
+        chosen = [r for r in self.records if r.matches(method, n, m, params)]
+        return sorted(chosen, key=lambda r: (r.n, r.m, r.start, sorted(r.params.items(), key=str)))
+
+    def require(self, method: str, n: int, m: int, **params: Any) -> list[Record]:
+        """Like :meth:`select`, but at least one record must exist."""
+        chosen = self.select(method, n, m, **params)
+        if not chosen:
+            described = ", ".join(f"{k}={v}" for k, v in params.items())
+            raise MissingData(f"the store has no {method} tours on {n}x{m}"
+                              f"{f' with {described}' if described else ''}; run `{self.hint}` first")
+        return chosen
+
+    def by_start(self, method: str, n: int, m: int, **params: Any) -> dict[Square, Record]:
+        """One record per start square (the first, when several seeds share a start)."""
+        found: dict[Square, Record] = {}
+        for record in self.require(method, n, m, **params):
+            found.setdefault(record.start, record)
+        return found
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a group of runs found: how many, how many full or closed, and how many distinct tours."""
+
+    runs: int
+    starts: int
+    full: int
+    closed: int
+    starts_with_full: int
+    distinct_directed: int
+    distinct_undirected: int
+    distinct_symmetric: int
+    mean_length: float
+    work: int
+
+    @classmethod
+    def of(cls, records: list[Record]) -> Summary:
+        full = [r for r in records if r.full]
+        return cls(
+            runs=len(records),
+            starts=len({r.start for r in records}),
+            full=len(full),
+            closed=sum(r.closed for r in records),
+            starts_with_full=len({r.start for r in full}),
+            distinct_directed=len({r.key_directed for r in full}),
+            distinct_undirected=len({r.key_undirected for r in full}),
+            distinct_symmetric=len({r.key_symmetric for r in full}),
+            mean_length=sum(r.length for r in records) / len(records) if records else 0.0,
+            work=sum(r.work for r in records),
+        )

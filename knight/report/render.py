@@ -1,0 +1,72 @@
+"""Render the report: jinja2 templates to HTML, WeasyPrint to PDF, each file written atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
+EDITIONS = ("key", "handout")
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
+
+def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
+                templates: Path = TEMPLATES) -> str:
+    """The report as one self-contained HTML page (SVG inline, CSS inline).
+
+    ``edition`` is ``key`` (questions and answers) or ``handout`` (questions, conventions and
+    empty boards, no answers).
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}; choose one of: {', '.join(EDITIONS)}")
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True),
+        undefined=jinja2.StrictUndefined,  # a missing number is an error, never a blank
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["thousands"] = lambda value: f"{value:,}"
+    environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
+    page = environment.get_template("knights-tour.html.j2")
+    return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text())
+
+
+def write_pdf(html: str, path: Path) -> None:
+    """Render ``html`` to a PDF at ``path`` (atomically), with fonts embedded and an outline from the headings."""
+    import weasyprint  # lazily: it takes a moment to import
+
+    document = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render()
+    with _atomic(path) as temporary:
+        document.write_pdf(temporary)
+
+
+def write_text(text: str, path: Path) -> None:
+    """Write ``text`` to ``path`` atomically: readers see the old file or the new one, never half of one."""
+    with _atomic(path) as temporary:
+        Path(temporary).write_text(text, encoding="utf-8")
+
+
+class _atomic:
+    """A temporary file beside ``path`` that replaces it on success and vanishes on failure."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def __enter__(self) -> str:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        os.close(handle)
+        return self.temporary
+
+    def __exit__(self, kind: type | None, *_: object) -> None:
+        if kind is None:
+            os.replace(self.temporary, self.path)
+        else:
+            Path(self.temporary).unlink(missing_ok=True)
