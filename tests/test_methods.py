@@ -10,7 +10,7 @@ from conftest import is_knight_path
 
 GREEDY = [("naive", {}), ("static", {})] + [
     ("warnsdorff", {"tie": tie, **({"seed": 7} if tie == "random" else {})})
-    for tie in TIE_BREAKS if tie != "squirrel"
+    for tie in TIE_BREAKS if not tie.startswith("squirrel")
 ]
 boards = st.tuples(st.integers(1, 14), st.integers(1, 14))
 
@@ -81,7 +81,7 @@ def test_random_tie_break_depends_on_the_seed():
        tie=st.sampled_from(list(TIE_BREAKS)), seed=st.integers(0, 1000))
 def test_interpreted_and_compiled_walks_agree(case, tie, seed):
     board, start = case
-    if tie == "squirrel":
+    if tie.startswith("squirrel"):
         board, start = Board(board.n, board.n), (0, 0)
     from knight.engine.greedy import warnsdorff_tour
     interpreted = warnsdorff_tour(board, start, tie, seed, compiled=False)
@@ -125,7 +125,7 @@ def test_heuristics_never_complete_from_the_minority_colour(size, data):
     n, m = size
     board = Board(n, m)
     start = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, m - 1)).filter(lambda s: sum(s) % 2 == 1))
-    tie = data.draw(st.sampled_from([t for t in TIE_BREAKS if t != "squirrel"]))
+    tie = data.draw(st.sampled_from([t for t in TIE_BREAKS if not t.startswith("squirrel")]))
     params = {"tie": tie, **({"seed": data.draw(st.integers(0, 99))} if tie == "random" else {})}
     assert not find_tour(board, start, "warnsdorff", **params).full
 

@@ -37,9 +37,12 @@ TIE_BREAKS: dict[str, str] = {
     "(Pohl 1967's second-level rule, our reading of the blog's W2), then move order",
     "roth": "the tied square farthest from the board's centre (A. Roth), then move order",
     "squirrel": "Squirrel & Cull's switching move orderings from the top-left corner of a square board "
-    "(Squirrel & Cull 1996; Ganzfried 2004, Table 1; our reading of the blog's W+)",
+    "(Squirrel & Cull 1996; Ganzfried 2004, Table 1, with its single ordering for m = 74; "
+    "our reading of the blog's W+)",
+    "squirrel-table": "the same, with Table 1 as printed for every m, 74 included",
 }
-_TIE_CODES = {name: code for code, name in enumerate(TIE_BREAKS)}
+_TIE_CODES = {"first": _FIRST, "random": _RANDOM, "lookahead-min": _LOOKAHEAD_MIN, "lookahead-sum": _LOOKAHEAD_SUM,
+              "roth": _ROTH, "squirrel": _SQUIRREL, "squirrel-table": _SQUIRREL}
 
 
 def naive_tour(board: Board, start: Square, *, compiled: bool | None = None) -> Tour:
@@ -90,7 +93,8 @@ def warnsdorff_tour(
         the square from which the next move reaches the lowest degree; ``lookahead-sum`` the
         square whose unvisited neighbours have the least total degree; ``roth`` the square
         farthest from the centre; ``squirrel`` the Squirrel–Cull switching orderings (square
-        boards, from the top-left corner only). The last four fall back to move order.
+        boards, from the top-left corner only; ``squirrel-table`` without Ganzfried's repair
+        for m = 74). The last five fall back to move order.
     seed : the seed of ``random`` (the same seed gives the same tour).
 
     Example
@@ -122,7 +126,7 @@ def _walk(
 ) -> Tour:
     first = board.index(start)
     if tie == _SQUIRREL:
-        ranks, switches = squirrel_schedule(board, start)
+        ranks, switches = squirrel_schedule(board, start, as_printed=params.get("tie") == "squirrel-table")
     else:
         ranks, switches = np.arange(8, dtype=np.int64)[None, :], np.empty(0, dtype=np.int64)
     path = np.empty(board.size, dtype=np.int32)

@@ -19,10 +19,8 @@ from knight.engine.errors import InvalidInput
 _TYPE_TO_MOVE = (1, 0, 7, 6, 5, 4, 3, 2)
 
 
-def _schedule(m: int) -> list[str | tuple[int, int]]:
-    """Table 1 for an m × m board: orderings alternating with 1-based switching squares."""
-    if m == 74:
-        return ["21345678"]
+def squirrel_table(m: int) -> list[str | tuple[int, int]]:
+    """Table 1 as printed, for an m × m board: orderings alternating with 1-based switching squares."""
     row = m % 8
     if row == 0:
         return ["34261578", (m - 1, m - 2), "87642135", (2, 2), "51867342", (m - 8, 1), "51342678",
@@ -48,8 +46,11 @@ def _schedule(m: int) -> list[str | tuple[int, int]]:
             "61825437", ((m + 1) // 2, m - 2), "61357284"]
 
 
-def squirrel_schedule(board: Board, start: Square) -> tuple[np.ndarray, np.ndarray]:
+def squirrel_schedule(board: Board, start: Square, *, as_printed: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The tie-break tables of the Squirrel–Cull rule for ``board``.
+
+    By default m = 74 uses Ganzfried's single ordering 21345678 (Table 1 fails there);
+    ``as_printed`` keeps Table 1's row for every m.
 
     Returns ``(ranks, switches)``: ``ranks[p, k]`` is the preference of our move ``k`` in
     phase ``p`` (0 is preferred), and ``switches[p]`` the square (as a plain int, or -1
@@ -58,12 +59,14 @@ def squirrel_schedule(board: Board, start: Square) -> tuple[np.ndarray, np.ndarr
     Raises :class:`InvalidInput` unless the board is square and the start is the top-left corner,
     the only case the published table covers.
     """
+    name = "squirrel-table" if as_printed else "squirrel"
     if not board.is_square:
-        raise InvalidInput(f"tie-break 'squirrel' is defined on square boards only, not {board}; "
+        raise InvalidInput(f"tie-break '{name}' is defined on square boards only, not {board}; "
                            "use another tie-break (e.g. 'roth') on rectangles")
     if tuple(start) != (0, 0):
-        raise InvalidInput(f"tie-break 'squirrel' starts in the top-left corner (0, 0), not {tuple(start)}")
-    schedule = _schedule(board.m)
+        raise InvalidInput(f"tie-break '{name}' starts in the top-left corner (0, 0), not {tuple(start)}")
+    schedule: list[str | tuple[int, int]] = (
+        ["21345678"] if board.m == 74 and not as_printed else squirrel_table(board.m))
     orderings = [entry for entry in schedule if isinstance(entry, str)]
     ranks = np.empty((len(orderings), 8), dtype=np.int64)
     for p, ordering in enumerate(orderings):

@@ -120,13 +120,15 @@ class Tour:
     def key_symmetric(self) -> str:
         """Equal for two tours that are the same path up to reversal and the board's symmetries
         (8 on a square board, 4 on a rectangle)."""
-        rows, cols = np.divmod(self.path.astype(np.int64), self.board.m)
-        variants = []
+        rows, cols = np.divmod(self.path, np.int32(self.board.m))
+        least = None  # the least of the 16 (or 8) images, kept alone so that memory stays linear
         for symmetry in self.board.symmetries():
             r, c = symmetry(rows, cols)
             image = r * self.board.m + c  # symmetries of a non-square board keep n × m
-            variants += [_sequence_bytes(image), _sequence_bytes(image[::-1])]
-        return self._digest(min(variants))
+            for candidate in (_sequence_bytes(image), _sequence_bytes(image[::-1])):
+                if least is None or candidate < least:
+                    least = candidate
+        return self._digest(least)
 
     def _digest(self, sequence: np.ndarray | bytes) -> str:
         data = sequence if isinstance(sequence, bytes) else _sequence_bytes(sequence)
@@ -182,13 +184,30 @@ def _validate(board: Board, path: np.ndarray) -> None:
     if path.min() < 0 or path.max() >= board.size:
         bad = int(path[(path < 0) | (path >= board.size)][0])
         raise InvalidTour(f"square number {bad} is off the {board} board")
-    counts = np.bincount(path, minlength=board.size)
-    if counts.max() > 1:
-        raise InvalidTour(f"square {board.coords(int(np.argmax(counts)))} is visited twice")
-    rows, cols = np.divmod(path.astype(np.int64), board.m)
-    not_knight = np.abs(np.diff(rows) * np.diff(cols)) != 2
-    if not_knight.any():
-        i = int(np.argmax(not_knight))
-        raise InvalidTour(
-            f"step {i + 1} from {board.coords(path[i])} to {board.coords(path[i + 1])} is not a knight move"
-        )
+    seen = np.zeros(board.size, dtype=np.bool_)
+    # In chunks of int32, so that checking a 2000 × 2000 tour needs a few MB beyond the tour itself.
+    for begin in range(0, path.size, _CHUNK):
+        chunk = path[begin:begin + _CHUNK + 1]
+        body = chunk[:_CHUNK]
+        if seen[body].any() or np.unique(body).size != body.size:
+            raise InvalidTour(f"square {board.coords(_first_repeat(path))} is visited twice")
+        seen[body] = True
+        rows, cols = np.divmod(chunk, np.int32(board.m))
+        not_knight = np.abs(np.diff(rows) * np.diff(cols)) != 2
+        if not_knight.any():
+            i = begin + int(np.argmax(not_knight))
+            raise InvalidTour(
+                f"step {i + 1} from {board.coords(path[i])} to {board.coords(path[i + 1])} is not a knight move"
+            )
+
+
+_CHUNK = 1 << 18
+
+
+def _first_repeat(path: np.ndarray) -> int:
+    seen: set[int] = set()
+    for square in path.tolist():
+        if square in seen:
+            return square
+        seen.add(square)
+    raise AssertionError("no repeated square")
