@@ -185,13 +185,12 @@ def _validate(board: Board, path: np.ndarray) -> None:
         bad = int(path[(path < 0) | (path >= board.size)][0])
         raise InvalidTour(f"square number {bad} is off the {board} board")
     seen = np.zeros(board.size, dtype=np.bool_)
-    # In chunks of int32, so that checking a 2000 × 2000 tour needs a few MB beyond the tour itself.
+    seen[path] = True
+    if np.count_nonzero(seen) != path.size:
+        raise InvalidTour(f"square {board.coords(_first_repeat(path))} is visited twice")
+    # In int32 chunks, so that checking a 2000 × 2000 tour needs a few MB beyond the tour itself.
     for begin in range(0, path.size, _CHUNK):
         chunk = path[begin:begin + _CHUNK + 1]
-        body = chunk[:_CHUNK]
-        if seen[body].any() or np.unique(body).size != body.size:
-            raise InvalidTour(f"square {board.coords(_first_repeat(path))} is visited twice")
-        seen[body] = True
         rows, cols = np.divmod(chunk, np.int32(board.m))
         not_knight = np.abs(np.diff(rows) * np.diff(cols)) != 2
         if not_knight.any():
