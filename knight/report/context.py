@@ -17,6 +17,7 @@ from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
 from knight.report.charts import histogram_svg, success_by_size_svg
 from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
+from knight.report.reach import judge_claims, reach_by_rule
 from knight.report.records import Record, Results, Summary
 
 #: The "4 different initial squares" Homework #8 asks for on 6 x 6 and 8 x 8: a corner, an
@@ -26,15 +27,22 @@ HOMEWORK_SIZES = (5, 6, 8)
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
 
 
-def build_context(results: Results) -> dict[str, Any]:
-    """Everything the templates show, from ``results``; raises :class:`MissingData` naming the job to run."""
+def handout_context() -> dict[str, Any]:
+    """What the student handout shows: the methods, the conventions and empty boards; no results."""
     return {
+        "appendix": appendix_section(),
+        "worksheets": {size: empty_board_svg(Board(size, size)) for size in HOMEWORK_SIZES},
+    }
+
+
+def build_context(results: Results) -> dict[str, Any]:
+    """Everything the answer key shows, from ``results``; raises :class:`MissingData` naming the job to run."""
+    return {
+        **handout_context(),
         "deitel": deitel_section(results),
         "homework": homework_section(results),
         "eiffel": eiffel_section(results),
         "blog": blog_section(results),
-        "appendix": appendix_section(),
-        "worksheets": {size: empty_board_svg(Board(size, size)) for size in HOMEWORK_SIZES},
     }
 
 
@@ -175,24 +183,22 @@ def blog_section(results: Results) -> dict[str, Any]:
 
 
 def _size_study(results: Results) -> dict[str, Any]:
-    """Success from the corner against board side, per tie-break, for every square board in the store."""
-    series: dict[str, tuple[list[int], list[float]]] = {}
-    first_failure: list[dict[str, Any]] = []
-    for tie in TIE_BREAKS:
-        by_side: dict[int, list[bool]] = {}
-        for record in results.select("warnsdorff", tie=tie):
-            if record.n == record.m and record.start == (0, 0):
-                by_side.setdefault(record.n, []).append(record.full)
-        if len(by_side) < 3:
-            continue
-        sides = sorted(by_side)
-        series[tie] = (sides, [sum(by_side[s]) / len(by_side[s]) for s in sides])
-        failing = [s for s in sides if not all(by_side[s])]
-        first_failure.append({"tie": tie, "first": failing[0] if failing else None, "failing": len(failing),
-                              "tested": len(sides), "largest": sides[-1]})
-    chart = success_by_size_svg(series, title="Success from the corner, by board size") if series else ""
-    past_50 = next((row for row in first_failure if row["tie"] == "first"), None)
-    return {"chart": chart, "first_failure": first_failure, "first_rule": past_50}
+    """Success from the corner against board side, per tie-break, and the literature's claims judged."""
+    reach = reach_by_rule(results.records)
+    if not reach:
+        return {"chart": "", "rules": [], "claims": [], "first_rule": None}
+    largest = max(r.sides[-1] for r in reach.values())
+    width = 5 if largest <= 150 else 25
+    series = {tie: rule.binned(width) for tie, rule in reach.items()}
+    chart = success_by_size_svg(series, title=f"Full tours from the corner, in ranges of {width} sides")
+    ranges = [(low, min(low + 99, largest)) for low in range(1, largest + 1, 100)]
+    rules = [{"tie": tie, "tested": len(rule.sides), "smallest": rule.sides[0], "largest": rule.sides[-1],
+              "runs": sum(r for _, r in rule.outcomes.values()), "first": rule.first_failure,
+              "failing": len(rule.failing), "failing_list": rule.failing[:12], "last_success": rule.last_success,
+              "by_range": [rule.rate_between(max(low, 5), high) for low, high in ranges]}
+             for tie, rule in reach.items()]
+    return {"chart": chart, "width": width, "rules": rules, "ranges": [f"{max(lo, 5)}–{hi}" for lo, hi in ranges],
+            "claims": judge_claims(reach), "first_rule": next((r for r in rules if r["tie"] == "first"), None)}
 
 
 # --- Appendix ---------------------------------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""`knight report`: the homework write-up, in HTML and PDF, from the results store."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from knight.cli import app, fail
+
+DEFAULT_OUT = Path("reports/out")
+FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
+
+
+@app.command()
+def report(
+    edition: Annotated[list[str], typer.Option(help="key (answers) or handout (questions only); repeatable.")] = ["key"],  # noqa: B006
+    store: Annotated[Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")] = None,
+    out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
+    paper: Annotated[str, typer.Option(help="Page size: a4 or letter.")] = "a4",
+    jobs: Annotated[list[Path], typer.Option("--job", help="Job files the report answers (for the footer).")] = [],  # noqa: B006
+    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDF.")] = True,
+) -> None:
+    """Write the report: reports/out/knights-tour.{html,pdf} (key) and knights-tour-handout.{html,pdf}.
+
+    With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
+    """
+    from knight.report.context import build_context, handout_context
+    from knight.report.data import load_results
+    from knight.report.records import MissingData
+    from knight.report.render import EDITIONS, PAPERS, render_html, write_pdf, write_text
+    from knight.store import store_path
+
+    for name in edition:
+        if name not in EDITIONS:
+            fail(f"unknown edition {name!r}; choose from: {', '.join(EDITIONS)}")
+    if paper not in PAPERS:
+        fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
+    meta = _meta(jobs)
+    try:
+        contexts = {name: handout_context() if name == "handout" else build_context(load_results(store_path(store)))
+                    for name in edition}
+    except MissingData as error:
+        fail(str(error))
+    for name, context in contexts.items():
+        html = render_html({**context, "meta": meta}, edition=name, paper=paper)
+        target = out / FILE_NAMES[name]
+        write_text(html, target.with_suffix(".html"))
+        if pdf:
+            write_pdf(html, target.with_suffix(".pdf"))
+        typer.echo(f"wrote {target.with_suffix('.html')}{' and .pdf' if pdf else ''}")
+
+
+def _meta(jobs: list[Path]) -> dict[str, Any]:
+    """The footer: version, commit, job files with their hashes, and the date (SOURCE_DATE_EPOCH if set)."""
+    from knight import __version__
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch
+              else datetime.datetime.now(datetime.timezone.utc))
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                timeout=10).stdout.strip() or "unknown"
+    except OSError:
+        commit = "unknown"
+    listed = []
+    for job in sorted(jobs):
+        if not job.exists():
+            fail(f"job file {job} does not exist")
+        listed.append({"name": job.stem, "hash": hashlib.sha256(job.read_bytes()).hexdigest()[:12]})
+    return {"version": __version__, "commit": commit, "date": moment.strftime("%Y-%m-%d"), "jobs": listed,
+            "scope": os.environ.get("KNIGHT_REPORT_SCOPE", "")}
