@@ -9,7 +9,7 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 
-from knight.cli import app, fail
+from knight.cli import EXIT_INTERRUPTED, app, fail
 from knight.runner import EXECUTORS, default_workers, load_job, run_jobs
 from knight.runner.progress import reporter_for
 from knight.store import STORE_VARIABLE, Store, store_path
@@ -47,9 +47,14 @@ def run(
         if names.count(name) > 1:
             fail(f"two job files are named {name!r}; give each job a name of its own")
     path = store_path(store)
-    with Store(path) as results, _sigterm_interrupts():
-        summary = run_jobs(loaded, results, workers=workers or default_workers(), executor=executor,
-                           scheduler=scheduler, verbose=verbose, reporter=reporter_for())
+    try:
+        with Store(path) as results, _sigterm_interrupts():
+            summary = run_jobs(loaded, results, workers=workers or default_workers(), executor=executor,
+                               scheduler=scheduler, verbose=verbose, reporter=reporter_for())
+    except KeyboardInterrupt:
+        typer.echo(f"knight: interrupted; what finished is in {path}, and the next `knight run` does the rest",
+                   err=True)
+        raise SystemExit(EXIT_INTERRUPTED) from None
     typer.echo(f"run {summary.run_id}: {summary.total} tasks, {summary.already_done} already in {path}, "
                f"{summary.ran} run now ({summary.failed} failed) in {summary.seconds:.1f} s")
     for failure in summary.failures:

@@ -35,6 +35,7 @@ def run_chunk(tasks: list[Task]) -> list[TaskResult]:
 def init_worker() -> None:
     """Pool initializer: leave Ctrl-C to the parent, which shuts the pool down in order."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the runner's handler, inherited through fork
     log.debug("worker %d ready", os.getpid())
 
 
