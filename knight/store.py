@@ -108,15 +108,25 @@ class TaskResult:
 
 
 def validate(result: TaskResult) -> str:
-    """Check a result's tour before it is stored: a knight's path on its board, as long, full and
-    closed as the result says. Return '' when sound, else what is wrong."""
+    """Check a result's tour as it will be stored: a knight's path on its board (rebuilt from the
+    bytes), as long, full and closed as the result says, with its three keys. Return '' when
+    sound, else what is wrong. Workers call this on every result before sending it."""
+    if not result.ok:
+        return ""
     try:
         tour = Tour(board=Board(result.n, result.m), path=np.frombuffer(result.path, dtype="<i4"),
                     method=result.method)
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
     if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
-        return "invalid tour: its length, fullness or closedness does not match the squares sent"
+        return "invalid tour: its length, fullness or closedness does not match its squares"
+    return _incomplete(result)
+
+
+def _incomplete(result: TaskResult) -> str:
+    """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
+    if len(result.path) != 4 * result.length or not 0 < result.length <= result.n * result.m:
+        return "invalid tour: its squares do not match its length"
     if not all((result.key_directed, result.key_undirected, result.key_symmetric)):
         return "invalid tour: a deduplication key is missing"
     return ""
@@ -181,8 +191,12 @@ class Store:
 
     def register_job(self, job: str, tasks: Iterable[Any]) -> None:
         """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks."""
-        rows = [(t.key, t.method, json.dumps(t.params_dict, sort_keys=True),
-                 json.dumps(t.group_params, sort_keys=True), t.n, t.m, t.start[0], t.start[1]) for t in tasks]
+        texts: dict[Any, tuple[str, str]] = {}  # a sweep has few parameter sets: encode each once
+        rows = []
+        for t in tasks:
+            if t.params not in texts:
+                texts[t.params] = (json.dumps(t.params_dict, sort_keys=True), json.dumps(t.group_params, sort_keys=True))
+            rows.append((t.key, t.method, *texts[t.params], t.n, t.m, t.start[0], t.start[1]))
         with self.transaction() as db:
             db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
@@ -194,17 +208,19 @@ class Store:
 
     # --- results ----------------------------------------------------------------------------
 
-    def record(self, run_id: int, results: Iterable[TaskResult]) -> int:
-        """Validate and store finished tasks in one transaction; return how many rows changed.
+    def record(self, run_id: int, results: Iterable[TaskResult], revalidate: bool = False) -> int:
+        """Store finished tasks in one transaction; return how many rows changed.
 
         A done task already stored keeps its first result (the same, as tasks are
-        deterministic); a failed one is replaced by a later success. A tour that fails
-        :func:`validate` is stored as a failure with the reason.
+        deterministic); a failed one is replaced by a later success. Workers have run
+        :func:`validate` on every tour; here each record is checked to be complete, and one
+        that is not is stored as a failure with the reason (``revalidate`` runs the full
+        :func:`validate` again, for results from elsewhere).
         """
         now = time.time()
         done, failed, tours = [], [], []
         for result in results:
-            problem = "" if not result.ok else validate(result)
+            problem = "" if not result.ok else (validate(result) if revalidate else _incomplete(result))
             if not result.ok or problem:
                 failed.append((result.key, result.attempts, problem or result.error, run_id, now))
                 continue

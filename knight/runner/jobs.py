@@ -28,6 +28,7 @@ import random
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -54,6 +55,12 @@ PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
+    """Parameters as canonical JSON (a sweep has few parameter sets: each is encoded once)."""
+    return json.dumps(dict(params), sort_keys=True, separators=(",", ":"))
+
+
 @dataclass(frozen=True)
 class Task:
     """One unit of work: a method with its parameters, from one start square of one board."""
@@ -64,11 +71,10 @@ class Task:
     m: int
     start: Square
 
-    @property
+    @cached_property
     def key(self) -> str:
         """A stable identity: equal for equal work, whatever job or file asked for it."""
-        text = json.dumps([self.method, dict(self.params), [self.n, self.m], list(self.start)],
-                          sort_keys=True, separators=(",", ":"))
+        text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
         return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
     @property

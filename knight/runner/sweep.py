@@ -80,7 +80,7 @@ def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, execu
 
                 DaskExecutor(scheduler, workers).run(pending, on_results)
             elif pending:
-                warm_up({task.method for task in pending})  # compiled once here, inherited by forked workers
+                warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
                 ProcessPool(workers, worker_setup).run(pending, on_results)
             summary.status = "done"
         finally:
@@ -92,3 +92,4 @@ def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, execu
             log.info("run %d %s: %d tasks run (%d failed) in %.1f s", run_id, summary.status, summary.ran,
                      summary.failed, summary.seconds)
     return summary
+

@@ -10,7 +10,7 @@ from functools import lru_cache
 from knight.engine import Board, find_tour
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.runner.jobs import Task
-from knight.store import TaskResult
+from knight.store import TaskResult, validate
 
 log = logging.getLogger("knight.runner.work")
 
@@ -24,7 +24,12 @@ def run_task(task: Task) -> TaskResult:
         log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
         return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
     log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
-    return TaskResult.from_tour(task.key, tour)
+    result = TaskResult.from_tour(task.key, tour)
+    problem = validate(result)  # the tour as the store will keep it, checked before it leaves the worker
+    if problem:
+        log.error("task %s (%s): %s", task.key, task.describe(), problem)
+        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=problem)
+    return result
 
 
 def run_chunk(tasks: list[Task]) -> list[TaskResult]:
