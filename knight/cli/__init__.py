@@ -76,3 +76,5 @@ def main(argv: list[str] | None = None) -> None:
 
 # Each command lives in its own module and registers itself on `app`.
 from knight.cli import tour as _tour  # noqa: E402,F401
+from knight.cli import run as _run  # noqa: E402,F401
+from knight.cli import results as _results  # noqa: E402,F401

@@ -1,0 +1,94 @@
+"""`knight results`: what the store knows, per job, board, method and parameters."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from knight.cli import app, fail
+from knight.runner import load_job
+from knight.store import STORE_VARIABLE, Store, store_path
+
+#: Columns of the summary, with their headings in the table.
+COLUMNS = {
+    "job": "job", "board": "board", "method": "method", "params": "parameters", "starts": "starts",
+    "tasks": "tasks", "done": "done", "failed": "failed", "pending": "pending", "full": "full",
+    "closed": "closed", "starts_full": "starts full", "distinct_directed": "distinct",
+    "distinct_undirected": "≠ reversal", "distinct_symmetric": "≠ symmetry",
+}
+
+
+@app.command()
+def results(
+    job: Annotated[Optional[str], typer.Argument(help="A job's name or its file (default: every job).")] = None,
+    store: Annotated[Optional[Path], typer.Option(
+        help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
+) -> int:
+    """Summarise the store: tasks, full and closed tours, how many starts give a full tour, and the
+    distinct full tours three ways (directed, up to reversal, up to reversal and symmetry).
+
+    Random tie-breaks are counted together over their seeds. Exit status 0, or 2 for bad input.
+    """
+    if as_json and as_csv:
+        fail("choose one of --json and --csv")
+    path = store_path(store)
+    if not path.exists():
+        fail(f"no store at {path}; run `knight run jobs/*.toml` first, or give --store")
+    name = load_job(job).name if job and job.endswith(".toml") else job
+    with Store(path) as opened:
+        known = opened.jobs()
+        if name is not None and name not in known:
+            fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
+        rows = [_plain(row) for row in opened.summary(name)]
+        failures = opened.failures(name)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+    elif as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(COLUMNS), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({**row, "params": format_params(row["params"])} for row in rows)
+    else:
+        _print_table(rows, failures)
+    return 0
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary row with the board as ``NxM`` and the seeds counted."""
+    out = {"job": row["job"], "board": f"{row['n']}x{row['m']}", "method": row["method"], "params": row["params"]}
+    if row["variants"] > 1 and row["params"].get("tie") == "random":
+        out["params"] = {**row["params"], "seeds": row["variants"]}
+    out.update({key: row[key] for key in COLUMNS if key not in out})
+    return out
+
+
+def format_params(params: dict[str, Any]) -> str:
+    """Parameters as ``name=value`` pairs, e.g. ``tie=random seeds=5``."""
+    return ", ".join(f"{name}={value:,}" if isinstance(value, int) and not isinstance(value, bool)
+                    else f"{name}={json.dumps(value) if isinstance(value, bool) else value}"
+                    for name, value in params.items()) or "-"
+
+
+def _print_table(rows: list[dict[str, Any]], failures: list[tuple[str, str, int, str]]) -> None:
+    console = Console(width=200 if not sys.stdout.isatty() else None)
+    if not rows:
+        console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
+        return
+    table = Table(title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
+                  "(directed, up to reversal, up to reversal and symmetry)", show_lines=False)
+    for key, heading in COLUMNS.items():
+        table.add_column(heading, justify="left" if key in ("job", "board", "method", "params") else "right",
+                         no_wrap=key in ("job", "params"))
+    for row in rows:
+        table.add_row(*(format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS))
+    console.print(table)
+    for key, what, attempts, reason in failures:
+        console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)

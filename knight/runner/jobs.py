@@ -1,0 +1,326 @@
+"""Job files: what a sweep covers, read from TOML and checked before anything runs.
+
+A job file names one job and one or more sweeps. Each sweep is one method over a set of
+boards and start squares, with a grid of parameter values::
+
+    name = "homework-8"                 # optional; the file's stem by default
+    description = "Homework #8: ..."    # optional
+    source = "homework-8-knights-tour.txt"  # optional: the document it answers
+
+    [[sweep]]
+    boards = [5, "6x8", "10..12"]       # N (N x N), "NxM", "A..B" (square boards A..B), "A..BxM"
+    starts = "all"                      # "all", "corners", [[row, col], ...] or {sample = K, seed = S}
+    method = "warnsdorff"               # one of knight.engine.METHODS
+    params = {tie = ["first", "random"]}  # each value a scalar or a list: the sweep takes every combination
+    repeats = 5                         # random tie-breaks only: seeds 0..4 (unless params give seeds)
+
+A file that is not valid TOML, has an unknown key, names a method or parameter that does
+not exist, or an impossible board or start, raises :class:`JobError` with one line naming
+the file, the key and what would be valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parameters
+from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
+from knight.engine.board import Square
+
+
+class JobError(InvalidInput):
+    """A job file that cannot be run: the message names the file, the key and what would be valid."""
+
+
+JOB_KEYS = {"name": "the job's name", "description": "what it answers", "source": "the document it answers",
+            "sweep": "the sweeps ([[sweep]] tables)"}
+SWEEP_KEYS = {"boards": "board sizes", "starts": "start squares", "method": "the method",
+              "params": "parameter grid", "repeats": "seeds per random tie-break", "label": "a short label"}
+START_SETS = ("all", "corners")
+_BOARD_PATTERN = re.compile(r"^\s*(\d+)(?:\s*\.\.\s*(\d+))?(?:\s*x\s*(\d+)(?:\s*\.\.\s*(\d+))?)?\s*$")
+_BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
+#: Default value of each parameter, so that a task's key does not depend on how the job spelled it.
+PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "naive": {}, "static": {}, "warnsdorff": {"tie": "first"},
+    "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
+}
+
+
+@lru_cache(maxsize=1024)
+def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
+    """Parameters as canonical JSON (a sweep has few parameter sets: each is encoded once)."""
+    return json.dumps(dict(params), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: a method with its parameters, from one start square of one board."""
+
+    method: str
+    params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, defaults filled in
+    n: int
+    m: int
+    start: Square
+
+    @cached_property
+    def key(self) -> str:
+        """A stable identity: equal for equal work, whatever job or file asked for it."""
+        text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+    @property
+    def params_dict(self) -> dict[str, Any]:
+        return dict(self.params)
+
+    @property
+    def group_params(self) -> dict[str, Any]:
+        """The parameters without the seed: random repeats of one rule are counted together."""
+        return {name: value for name, value in self.params if name != "seed"}
+
+    def describe(self) -> str:
+        """A short human label, e.g. ``warnsdorff(tie=random, seed=3) 8x8 from (0, 0)``."""
+        params = ", ".join(f"{name}={value}" for name, value in self.params)
+        return f"{self.method}({params}) {self.n}x{self.m} from {self.start}"
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One method over boards and starts, with a grid of parameters."""
+
+    label: str
+    method: str
+    boards: tuple[Board, ...]
+    starts: Any  # "all", "corners", a tuple of squares, or ("sample", K, seed)
+    param_grid: tuple[dict[str, Any], ...]
+
+    def tasks(self) -> Iterator[Task]:
+        """Every task of the sweep, in a fixed order: board, then start, then parameters."""
+        for board in self.boards:
+            for start in start_squares(board, self.starts):
+                for params in self.param_grid:
+                    yield Task(self.method, tuple(sorted(params.items())), board.n, board.m, start)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A job file, read and checked."""
+
+    name: str
+    path: Path
+    description: str
+    source: str
+    sweeps: tuple[Sweep, ...]
+
+    def tasks(self) -> list[Task]:
+        """Every task of every sweep, each once, in a stable order."""
+        seen: dict[str, Task] = {}
+        for sweep in self.sweeps:
+            for task in sweep.tasks():
+                seen.setdefault(task.key, task)
+        return list(seen.values())
+
+
+def start_squares(board: Board, starts: Any) -> list[Square]:
+    """The start squares a sweep's ``starts`` names on ``board``."""
+    if starts == "all":
+        return [(row, col) for row in range(board.n) for col in range(board.m)]
+    if starts == "corners":
+        return sorted({(0, 0), (0, board.m - 1), (board.n - 1, 0), (board.n - 1, board.m - 1)})
+    if isinstance(starts, tuple) and starts and starts[0] == "sample":
+        _, count, seed = starts
+        squares = [(row, col) for row in range(board.n) for col in range(board.m)]
+        return sorted(random.Random(f"{seed}:{board}").sample(squares, min(count, len(squares))))
+    return list(starts)
+
+
+def load_job(path: str | Path) -> Job:
+    """Read and check the job file at ``path``; raise :class:`JobError` (one line) if it cannot be run."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise JobError(f"{path}: no such job file; give the path of a .toml file (see jobs/)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise JobError(f"{path}: cannot read the job file: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise JobError(f"{path}: not valid TOML: {error}") from None
+    return parse_job(data, path)
+
+
+def parse_job(data: dict[str, Any], path: Path) -> Job:
+    """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`."""
+    where = _Where(path)
+    _no_unknown_keys(data, JOB_KEYS, where, "")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        where.fail("name", f"must be a word of letters, digits, '.', '_' or '-', got {name!r}")
+    for key in ("description", "source"):
+        if not isinstance(data.get(key, ""), str):
+            where.fail(key, "must be a string")
+    sweeps = data.get("sweep")
+    if not isinstance(sweeps, list) or not sweeps or not all(isinstance(s, dict) for s in sweeps):
+        where.fail("sweep", "give at least one [[sweep]] table with boards, starts and method")
+    parsed = tuple(_parse_sweep(sweep, where.child(f"sweep[{i}]"), i) for i, sweep in enumerate(sweeps))
+    return Job(name, path, data.get("description", ""), data.get("source", ""), parsed)
+
+
+class _Where:
+    """Where in which file a key is, for messages."""
+
+    def __init__(self, path: Path, prefix: str = "") -> None:
+        self.path, self.prefix = path, prefix
+
+    def child(self, name: str) -> _Where:
+        return _Where(self.path, f"{self.prefix}{name}.")
+
+    def fail(self, key: str, message: str) -> None:
+        raise JobError(f"{self.path}: {self.prefix}{key}: {message}")
+
+
+def _no_unknown_keys(table: dict[str, Any], known: dict[str, str], where: _Where, what: str) -> None:
+    for key in table:
+        if key not in known:
+            where.fail(key, f"unknown key{what}; valid keys: {', '.join(known)}")
+
+
+def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
+    _no_unknown_keys(table, SWEEP_KEYS, where, " in a sweep")
+    for key in ("boards", "starts", "method"):
+        if key not in table:
+            where.fail(key, f"missing; every sweep needs boards, starts and method ({', '.join(METHODS)})")
+    method = table["method"]
+    if method not in METHODS:
+        where.fail("method", f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+    boards = _parse_boards(table["boards"], where)
+    starts = _parse_starts(table["starts"], boards, where)
+    grid = _parse_params(method, table.get("params", {}), table.get("repeats"), where)
+    for params in grid:
+        if params.get("tie") == "squirrel":
+            bad = [b for b in boards if not b.is_square or b.n < 5]
+            if bad or any(start_squares(b, starts) != [(0, 0)] for b in boards):
+                where.fail("params.tie", "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
+                           "put it in a sweep of its own")
+    label = table.get("label", f"sweep {index}")
+    if not isinstance(label, str):
+        where.fail("label", "must be a string")
+    return Sweep(label, method, boards, starts, grid)
+
+
+def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        where.fail("boards", f"give at least one board: {_BOARD_FORMS}")
+    boards: list[Board] = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
+        match = _BOARD_PATTERN.match(str(item))
+        if not match:
+            where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
+        a, b, c, d = (int(x) if x else None for x in match.groups())
+        rows = range(a, (b if b is not None else a) + 1)
+        if c is None:
+            sizes = [(n, n) for n in rows]
+        else:
+            sizes = [(n, m) for n in rows for m in range(c, (d if d is not None else c) + 1)]
+        if not sizes:
+            where.fail("boards", f"{item!r} is an empty range; write A..B with A <= B")
+        for n, m in sizes:
+            try:
+                board = Board(n, m)
+            except InvalidInput as error:
+                where.fail("boards", f"{item!r}: {error}")
+            if board not in boards:
+                boards.append(board)
+    return tuple(boards)
+
+
+def _parse_starts(value: Any, boards: tuple[Board, ...], where: _Where) -> Any:
+    valid = 'write "all", "corners", a list of [row, col] or {sample = K, seed = S}'
+    if isinstance(value, str):
+        if value not in START_SETS:
+            where.fail("starts", f"unknown start set {value!r}; {valid}")
+        return value
+    if isinstance(value, dict):
+        if set(value) - {"sample", "seed"} or "sample" not in value:
+            where.fail("starts", f"a sample is {{sample = K, seed = S}}; {valid}")
+        count, seed = value["sample"], value.get("seed", 0)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            where.fail("starts.sample", f"must be a positive number of squares, got {count!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            where.fail("starts.seed", f"must be an integer, got {seed!r}")
+        return ("sample", count, seed)
+    if isinstance(value, list) and value:
+        squares = []
+        for item in value:
+            if not (isinstance(item, list) and len(item) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+                where.fail("starts", f"{item!r} is not a square; {valid}")
+            squares.append((item[0], item[1]))
+        for board in boards:
+            for square in squares:
+                if not board.contains(square):
+                    where.fail("starts", f"square {list(square)} is off the {board} board: row must be "
+                               f"0..{board.n - 1} and column 0..{board.m - 1}")
+        return tuple(dict.fromkeys(squares))
+    where.fail("starts", valid)
+
+
+def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, dict):
+        where.fail("params", "must be a table such as {tie = [\"first\", \"random\"]}")
+    try:
+        check_parameters(method, {name: None for name in value if name != "seed"})
+    except InvalidInput as error:
+        where.fail("params", str(error))
+    if "seed" in value and method != "warnsdorff":
+        where.fail("params.seed", f"parameter 'seed' does not apply to method {method!r}")
+    choices = {name: (v if isinstance(v, list) else [v]) for name, v in value.items()}
+    for name, values in choices.items():
+        if not values:
+            where.fail(f"params.{name}", "an empty list; give at least one value")
+        for v in values:
+            _check_value(name, v, where)
+    if repeats is not None:
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+            where.fail("repeats", f"must be a positive number of seeds, got {repeats!r}")
+        if "random" not in choices.get("tie", []):
+            where.fail("repeats", "applies only to the tie-break 'random'; add tie = \"random\" to params")
+        if "seed" in choices:
+            where.fail("repeats", "give either repeats or params.seed, not both")
+    grid: list[dict[str, Any]] = []
+    seeds = choices.pop("seed", None)
+    names = list(choices)
+    for combination in itertools.product(*(choices[name] for name in names)):
+        params = {**PARAMETER_DEFAULTS[method], **dict(zip(names, combination))}
+        if params.get("tie") == "random":
+            for seed in seeds if seeds is not None else range(repeats or 1):
+                grid.append({**params, "seed": seed})
+        else:
+            grid.append(params)
+    if seeds is not None and not any(p.get("tie") == "random" for p in grid):
+        where.fail("params.seed", "applies only to the tie-break 'random'; add tie = \"random\"")
+    unique = {json.dumps(params, sort_keys=True): params for params in grid}
+    return tuple(unique.values())
+
+
+def _check_value(name: str, value: Any, where: _Where) -> None:
+    key = f"params.{name}"
+    if name == "tie" and value not in TIE_BREAKS:
+        where.fail(key, f"unknown tie-break {value!r}; choose one of: {', '.join(TIE_BREAKS)}")
+    if name == "order" and value not in ORDERINGS:
+        where.fail(key, f"unknown move ordering {value!r}; choose one of: {', '.join(ORDERINGS)}")
+    if name == "closed" and not isinstance(value, bool):
+        where.fail(key, f"must be true or false, got {value!r}")
+    if name in ("budget", "seed") and (isinstance(value, bool) or not isinstance(value, int)
+                                       or value < (1 if name == "budget" else 0)):
+        where.fail(key, f"must be a {'positive' if name == 'budget' else 'non-negative'} integer, got {value!r}")

@@ -1,0 +1,90 @@
+"""Logging for a run: every worker's lines go to one stream, each naming its process.
+
+With the fork start method the workers' records go through multiprocessing-logging (its
+handler forwards them over a queue to the parent, which writes them). That package refuses
+any start method but fork, and Python 3.14 no longer defaults to fork on Linux; where fork
+is not available the standard library's QueueHandler/QueueListener do the same work. Either
+way logging never stops a run.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import multiprocessing
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
+@contextmanager
+def run_logging(verbose: bool, handler: logging.Handler | None = None,
+                method: str = "fork") -> Iterator[Callable[[], None] | None]:
+    """Send the ``knight`` loggers' records, the workers' included, to ``handler`` (stderr by default)
+    for the duration of a run. Yields the setup each worker must call (None when fork makes it
+    unnecessary)."""
+    handler = handler or logging.StreamHandler()
+    if handler.formatter is None:
+        handler.setFormatter(logging.Formatter(FORMAT))
+    logger = logging.getLogger("knight")
+    saved = (logger.level, logger.propagate, list(logger.handlers))
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logger.propagate = False
+    for old in saved[2]:
+        logger.removeHandler(old)
+    try:
+        if method == "fork" and _fork_is_default():
+            import multiprocessing_logging
+
+            logger.addHandler(handler)
+            multiprocessing_logging.install_mp_handler(logger)
+            try:
+                yield None
+            finally:
+                for wrapped in list(logger.handlers):
+                    logger.removeHandler(wrapped)
+                    wrapped.close()
+        else:
+            yield from _queue_logging(logger, handler, method)
+    finally:
+        logger.handlers.clear()
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+        for old in saved[2]:
+            logger.addHandler(old)
+
+
+def _fork_is_default() -> bool:
+    """True when multiprocessing's default start method is fork (setting it, if nothing has)."""
+    if multiprocessing.get_start_method(allow_none=True) is None:
+        try:
+            multiprocessing.set_start_method("fork")
+        except (RuntimeError, ValueError):
+            return False
+    return multiprocessing.get_start_method() == "fork"
+
+
+def _queue_logging(logger: logging.Logger, handler: logging.Handler,
+                   method: str) -> Iterator[Callable[[], None] | None]:
+    queue = multiprocessing.get_context(method).Queue()
+    listener = logging.handlers.QueueListener(queue, handler, respect_handler_level=True)
+    logger.addHandler(handler)
+    listener.start()
+    try:
+        yield _WorkerSetup(queue, logger.level)
+    finally:
+        listener.stop()
+
+
+class _WorkerSetup:
+    """Picklable worker setup for the queue fallback: route the worker's ``knight`` records to the queue."""
+
+    def __init__(self, queue: object, level: int) -> None:
+        self.queue, self.level = queue, level
+
+    def __call__(self) -> None:
+        logger = logging.getLogger("knight")
+        logger.handlers.clear()
+        logger.addHandler(logging.handlers.QueueHandler(self.queue))  # type: ignore[arg-type]
+        logger.setLevel(self.level)
+        logger.propagate = False

@@ -1,0 +1,55 @@
+"""The worker side: run tasks with the engine and return plain, picklable results."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from functools import lru_cache
+
+from knight.engine import Board, find_tour
+from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
+from knight.runner.jobs import Task
+from knight.store import TaskResult, validate
+
+log = logging.getLogger("knight.runner.work")
+
+
+def run_task(task: Task) -> TaskResult:
+    """Build the task's tour with the compiled engine; an engine error becomes a failed result."""
+    _faults().before_task(task.n, task.m, task.start)
+    try:
+        tour = find_tour(Board(task.n, task.m), task.start, task.method, compiled=True, **task.params_dict)
+    except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
+        log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
+        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
+    log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
+    result = TaskResult.from_tour(task.key, tour)
+    problem = validate(result)  # the tour as the store will keep it, checked before it leaves the worker
+    if problem:
+        log.error("task %s (%s): %s", task.key, task.describe(), problem)
+        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=problem)
+    return result
+
+
+def run_chunk(tasks: list[Task]) -> list[TaskResult]:
+    """Run a chunk of tasks in order (one call per chunk keeps the pool's overhead small)."""
+    return [run_task(task) for task in tasks]
+
+
+def init_worker() -> None:
+    """Pool initializer: leave Ctrl-C to the parent, which shuts the pool down in order."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the runner's handler, inherited through fork
+    log.debug("worker %d ready", os.getpid())
+
+
+@lru_cache(maxsize=1)
+def _faults() -> Faults:
+    return Faults.from_environment() if os.environ.get(ENVIRONMENT_VARIABLE) else Faults()
+
+
+def warm_up(methods: set[str]) -> None:
+    """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them."""
+    for method in sorted(methods):
+        find_tour(Board(5, 5), (0, 0), method, compiled=True)

@@ -1,0 +1,309 @@
+"""The results store: one SQLite file in WAL mode that a sweep can crash, resume and be queried from.
+
+Tables:
+
+* ``runs`` — one row per ``knight run``: when, which jobs, how it ended (``running``,
+  ``done``, ``interrupted``; a run killed outright stays ``running``).
+* ``tasks`` — every task any job asked for, by its stable key: method, parameters, board, start.
+* ``job_tasks`` — which tasks belong to which job (a job's latest file decides).
+* ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with the
+  reason and the number of attempts. A task without a row here has not finished yet.
+* ``tours`` — the tour each done task built: length, full, closed, work, its three
+  deduplication keys (directed, up to reversal, up to reversal and symmetry) and its
+  squares, as int32 ``row * m + col`` in order.
+
+Every write is one short ``BEGIN IMMEDIATE`` transaction, so a run killed at any moment leaves
+every task either finished or not started, and two runs on one store take turns
+(``busy_timeout``); a task finished twice keeps its first result, which is the same.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from knight.engine import Board, InvalidInput, Tour
+
+#: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
+DEFAULT_STORE = Path("var/knight.sqlite")
+STORE_VARIABLE = "KNIGHT_STORE"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, status TEXT NOT NULL,
+    jobs TEXT NOT NULL, executor TEXT NOT NULL, workers INTEGER NOT NULL, pid INTEGER NOT NULL,
+    tasks_total INTEGER NOT NULL DEFAULT 0, tasks_run INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    key TEXT PRIMARY KEY, method TEXT NOT NULL, params TEXT NOT NULL, group_params TEXT NOT NULL,
+    n INTEGER NOT NULL, m INTEGER NOT NULL, start_row INTEGER NOT NULL, start_col INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS job_tasks (
+    job TEXT NOT NULL, task_key TEXT NOT NULL REFERENCES tasks(key), PRIMARY KEY (job, task_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    attempts INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', run_id INTEGER REFERENCES runs(id),
+    finished REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tours (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
+    closed INTEGER NOT NULL, success INTEGER NOT NULL, work INTEGER NOT NULL, work_unit TEXT NOT NULL,
+    budget_exhausted INTEGER NOT NULL, key_directed TEXT NOT NULL, key_undirected TEXT NOT NULL,
+    key_symmetric TEXT NOT NULL, path BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
+"""
+
+
+def store_path(given: str | Path | None = None) -> Path:
+    """The store to use: ``given``, else ``$KNIGHT_STORE``, else :data:`DEFAULT_STORE`."""
+    return Path(given or os.environ.get(STORE_VARIABLE) or DEFAULT_STORE)
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What one task produced, as a worker sends it back: a tour (full or not), or why it failed.
+
+    ``attempts`` counts the runs of the task, those lost with a dead worker included.
+    """
+
+    key: str
+    n: int
+    m: int
+    method: str
+    ok: bool
+    error: str = ""
+    attempts: int = 1
+    path: bytes = b""  # the squares visited, int32 row * m + col, in order
+    length: int = 0
+    full: bool = False
+    closed: bool = False
+    success: bool = False
+    work: int = 0
+    work_unit: str = ""
+    budget_exhausted: bool = False
+    key_directed: str = ""
+    key_undirected: str = ""
+    key_symmetric: str = ""
+
+    @classmethod
+    def from_tour(cls, key: str, tour: Tour) -> TaskResult:
+        """The result of a task that built ``tour``."""
+        return cls(
+            key, tour.board.n, tour.board.m, tour.method, ok=True, path=tour.path.astype("<i4").tobytes(),
+            length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
+            work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
+            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric,
+        )
+
+
+def validate(result: TaskResult) -> str:
+    """Check a result's tour as it will be stored: a knight's path on its board (rebuilt from the
+    bytes), as long, full and closed as the result says, with its three keys. Return '' when
+    sound, else what is wrong. Workers call this on every result before sending it."""
+    if not result.ok:
+        return ""
+    try:
+        tour = Tour(board=Board(result.n, result.m), path=np.frombuffer(result.path, dtype="<i4"),
+                    method=result.method)
+    except (InvalidInput, ValueError) as error:
+        return f"invalid tour: {error}"
+    if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
+        return "invalid tour: its length, fullness or closedness does not match its squares"
+    return _incomplete(result)
+
+
+def _incomplete(result: TaskResult) -> str:
+    """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
+    if len(result.path) != 4 * result.length or not 0 < result.length <= result.n * result.m:
+        return "invalid tour: its squares do not match its length"
+    if not all((result.key_directed, result.key_undirected, result.key_symmetric)):
+        return "invalid tour: a deduplication key is missing"
+    return ""
+
+
+class Store:
+    """The SQLite results store at ``path`` (created, with its folder, on first use)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+            self.db.execute("PRAGMA busy_timeout = 60000")
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            with self.transaction():
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            raise InvalidInput(f"cannot open the store {self.path}: {error}; give another path with --store") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``): all of it is kept, or none."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- runs and jobs ----------------------------------------------------------------------
+
+    def start_run(self, jobs: list[str], executor: str, workers: int) -> int:
+        """Record a new run; return its id."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
+                (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
+            )
+        return int(cursor.lastrowid)
+
+    def finish_run(self, run_id: int, status: str, tasks_total: int, tasks_run: int) -> None:
+        """Record how run ``run_id`` ended."""
+        with self.transaction() as db:
+            db.execute("UPDATE runs SET finished = ?, status = ?, tasks_total = ?, tasks_run = ? WHERE id = ?",
+                       (time.time(), status, tasks_total, tasks_run, run_id))
+
+    def register_job(self, job: str, tasks: Iterable[Any]) -> None:
+        """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks."""
+        texts: dict[Any, tuple[str, str]] = {}  # a sweep has few parameter sets: encode each once
+        rows = []
+        for t in tasks:
+            if t.params not in texts:
+                texts[t.params] = (json.dumps(t.params_dict, sort_keys=True), json.dumps(t.group_params, sort_keys=True))
+            rows.append((t.key, t.method, *texts[t.params], t.n, t.m, t.start[0], t.start[1]))
+        with self.transaction() as db:
+            db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
+            db.executemany("INSERT INTO job_tasks VALUES (?, ?)", [(job, row[0]) for row in rows])
+
+    def done_keys(self) -> set[str]:
+        """The keys of every task with a stored tour (these are never run again)."""
+        return {key for (key,) in self.db.execute("SELECT task_key FROM results WHERE status = 'done'")}
+
+    # --- results ----------------------------------------------------------------------------
+
+    def record(self, run_id: int, results: Iterable[TaskResult], revalidate: bool = False) -> int:
+        """Store finished tasks in one transaction; return how many rows changed.
+
+        A done task already stored keeps its first result (the same, as tasks are
+        deterministic); a failed one is replaced by a later success. Workers have run
+        :func:`validate` on every tour; here each record is checked to be complete, and one
+        that is not is stored as a failure with the reason (``revalidate`` runs the full
+        :func:`validate` again, for results from elsewhere).
+        """
+        now = time.time()
+        done, failed, tours = [], [], []
+        for result in results:
+            problem = "" if not result.ok else (validate(result) if revalidate else _incomplete(result))
+            if not result.ok or problem:
+                failed.append((result.key, result.attempts, problem or result.error, run_id, now))
+                continue
+            done.append((result.key, result.attempts, run_id, now))
+            tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
+                          result.work_unit, result.budget_exhausted, result.key_directed, result.key_undirected,
+                          result.key_symmetric, result.path))
+        with self.transaction() as db:
+            before = db.total_changes
+            db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
+            db.executemany(
+                "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
+                "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
+                "run_id = excluded.run_id, finished = excluded.finished WHERE status = 'failed'", done)
+            db.executemany(
+                "INSERT INTO results (task_key, status, attempts, error, run_id, finished) "
+                "VALUES (?, 'failed', ?, ?, ?, ?) ON CONFLICT (task_key) DO UPDATE SET attempts = excluded.attempts, "
+                "error = excluded.error, run_id = excluded.run_id, finished = excluded.finished "
+                "WHERE status = 'failed'", failed)
+            return db.total_changes - before
+
+    def tour(self, task_key: str) -> Tour:
+        """The stored tour of a done task, rebuilt (and so validated again)."""
+        row = self.db.execute(
+            "SELECT t.n, t.m, t.method, t.params, r.path, r.work, r.work_unit, r.budget_exhausted "
+            "FROM tours r JOIN tasks t ON t.key = r.task_key WHERE r.task_key = ?", (task_key,)).fetchone()
+        if row is None:
+            raise KeyError(task_key)
+        n, m, method, params, path, work, unit, exhausted = row
+        return Tour(board=Board(n, m), path=np.frombuffer(path, dtype="<i4"), method=method,
+                    params=json.loads(params), work=work, work_unit=unit, budget_exhausted=bool(exhausted))
+
+    def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:
+        """Failed tasks: (key, description, attempts, reason)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, r.attempts, r.error "
+            "FROM results r JOIN tasks t ON t.key = r.task_key JOIN job_tasks j ON j.task_key = t.key "
+            "WHERE r.status = 'failed' AND (? IS NULL OR j.job = ?) ORDER BY t.key", (job, job))
+        return [(key, f"{method} {params} {n}x{m} from ({row}, {col})", attempts, error)
+                for key, method, params, n, m, row, col, attempts, error in rows]
+
+    def jobs(self) -> list[str]:
+        """The names of the jobs the store knows."""
+        return [job for (job,) in self.db.execute("SELECT DISTINCT job FROM job_tasks ORDER BY job")]
+
+    def summary(self, job: str | None = None) -> list[dict[str, Any]]:
+        """Per job, board, method and parameters (random seeds together): tasks, outcomes and distinct tours.
+
+        ``starts_full`` counts the start squares from which at least one full tour was found;
+        the ``distinct_*`` columns count different full tours: as directed sequences, up to
+        reversal, and up to reversal and the board's symmetries.
+        """
+        query = """
+            SELECT j.job, t.n, t.m, t.method, t.group_params,
+                   COUNT(*) AS tasks,
+                   COUNT(DISTINCT t.start_row * t.m + t.start_col) AS starts,
+                   COUNT(DISTINCT t.params) AS variants,
+                   COALESCE(SUM(r.status = 'done'), 0) AS done,
+                   COALESCE(SUM(r.status = 'failed'), 0) AS failed,
+                   COUNT(*) - COUNT(r.task_key) AS pending,
+                   COALESCE(SUM(o.full), 0) AS full,
+                   COALESCE(SUM(o.closed), 0) AS closed,
+                   COUNT(DISTINCT CASE WHEN o.full THEN t.start_row * t.m + t.start_col END) AS starts_full,
+                   COUNT(DISTINCT CASE WHEN o.full THEN o.key_directed END) AS distinct_directed,
+                   COUNT(DISTINCT CASE WHEN o.full THEN o.key_undirected END) AS distinct_undirected,
+                   COUNT(DISTINCT CASE WHEN o.full THEN o.key_symmetric END) AS distinct_symmetric
+            FROM job_tasks j
+            JOIN tasks t ON t.key = j.task_key
+            LEFT JOIN results r ON r.task_key = t.key
+            LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
+            WHERE ? IS NULL OR j.job = ?
+            GROUP BY j.job, t.n, t.m, t.method, t.group_params
+            ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
+        """
+        cursor = self.db.execute(query, (job, job))
+        names = [column[0] for column in cursor.description]
+        rows = []
+        for values in cursor:
+            row = dict(zip(names, values))
+            row["params"] = json.loads(row.pop("group_params"))
+            rows.append(row)
+        return rows
+
+    def integrity(self) -> str:
+        """SQLite's own integrity check: ``ok`` when the file is sound."""
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0]

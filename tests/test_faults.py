@@ -1,0 +1,155 @@
+"""Faults: the runner killed outright, workers killed, Ctrl-C and SIGTERM, two runs on one store.
+
+Slow sweeps and dying workers come from the test-only hook ``KNIGHT_FAULT_INJECTION``
+(knight/runner/faults.py), read by each worker when it starts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+
+import psutil
+import pytest
+
+from runner_helpers import end_session, knight, start_knight, stored_results, summary, wait_for_results, write_job
+
+SWEEP = """
+name = "faulty"
+[[sweep]]
+boards = [5, 6, 7]
+starts = "all"
+method = "warnsdorff"
+params = { tie = ["first", "roth"] }
+
+[[sweep]]
+boards = [6]
+starts = "all"
+method = "warnsdorff"
+params = { tie = "random" }
+repeats = 3
+"""
+TOTAL = (25 + 36 + 49) * 2 + 36 * 3
+SLOW = "delay:0.01"  # every task sleeps 10 ms: about 2 s for the sweep on 2 workers
+
+
+@pytest.fixture
+def job(tmp_path):
+    return write_job(tmp_path, "faulty", SWEEP)
+
+
+@pytest.fixture
+def reference(tmp_path, job):
+    """The summary of an uninterrupted run."""
+    store = tmp_path / "reference.sqlite"
+    done = knight(["run", str(job)], store)
+    assert done.returncode == 0, done.stderr
+    return summary(store)
+
+
+def integrity(store) -> str:
+    with sqlite3.connect(store) as db:
+        return db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def run_count(stdout: str) -> int:
+    return int(re.search(r"(\d+) run now", stdout).group(1))
+
+
+def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path, job, reference):
+    store = tmp_path / "store.sqlite"
+    runner = start_knight(["run", str(job), "--workers", "2"], store, faults=SLOW)
+    try:
+        wait_for_results(store, 40, runner)
+        workers = psutil.Process(runner.pid).children()
+        runner.send_signal(signal.SIGKILL)  # the runner only: its workers must notice and go
+        runner.wait(timeout=10)
+        _, alive = psutil.wait_procs(workers, timeout=10)
+    finally:
+        end_session(runner)
+    assert runner.returncode == -signal.SIGKILL
+    assert len(workers) == 2 and alive == []  # no orphaned worker lingers
+    before = stored_results(store)
+    assert 40 <= before < TOTAL and integrity(store) == "ok"
+    resumed = knight(["run", str(job)], store)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{before} already in" in resumed.stdout and run_count(resumed.stdout) == TOTAL - before
+    assert summary(store) == reference
+
+
+def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, reference):
+    store = tmp_path / "store.sqlite"
+    marker = tmp_path / "killed-once"
+    done = knight(["run", str(job), "--workers", "2", "-v"], store, faults=f"kill:6x6:2,3:{marker}")
+    assert done.returncode == 0, done.stderr
+    assert marker.exists()  # the worker really was killed
+    assert "killed by signal 9; retrying (attempt 2 of 3)" in done.stderr
+    assert summary(store) == reference
+    with sqlite3.connect(store) as db:
+        attempts = dict(db.execute(
+            "SELECT t.params, r.attempts FROM results r JOIN tasks t ON t.key = r.task_key "
+            "WHERE t.n = 6 AND t.start_row = 2 AND t.start_col = 3"))
+        others = db.execute("SELECT MAX(attempts) FROM results r JOIN tasks t ON t.key = r.task_key "
+                            "WHERE NOT (t.n = 6 AND t.start_row = 2 AND t.start_col = 3)").fetchone()[0]
+    assert sorted(attempts.values()) == [1] * (len(attempts) - 1) + [2]  # only the task that was running
+    assert others == 1
+
+
+def test_a_task_that_keeps_killing_its_worker_is_recorded_as_failed(tmp_path, job):
+    store = tmp_path / "store.sqlite"
+    done = knight(["run", str(job), "--workers", "2"], store, faults="kill:5x5:1,1:always")
+    assert done.returncode == 1, done.stderr
+    # two tasks start on (1, 1) of 5x5, ties first and roth: both fail, nothing else does
+    assert "(2 failed)" in done.stdout and done.stdout.count("killed by signal 9 while running it, 3 times") == 2
+    rows = {(row["board"], row["params"]["tie"]): row for row in summary(store)}
+    assert rows[("5x5", "first")]["failed"] == rows[("5x5", "roth")]["failed"] == 1
+    assert sum(row["failed"] for row in rows.values()) == 2
+    assert sum(row["done"] for row in rows.values()) == TOTAL - 2
+    shown = knight(["results"], store).stdout
+    assert "failed: warnsdorff" in shown and "after 3 attempt(s)" in shown
+    healed = knight(["run", str(job)], store)  # the fault is gone: the failed task is retried
+    assert healed.returncode == 0 and run_count(healed.stdout) == 2
+    assert sum(row["failed"] for row in summary(store)) == 0
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
+def test_sigterm_or_ctrl_c_leaves_the_store_consistent_and_the_next_run_finishes(tmp_path, job, reference, how):
+    store = tmp_path / "store.sqlite"
+    runner = start_knight(["run", str(job), "--workers", "2"], store, faults=SLOW)
+    try:
+        wait_for_results(store, 40, runner)
+        if how == "SIGINT":  # Ctrl-C: the terminal signals the whole process group
+            os.killpg(runner.pid, signal.SIGINT)
+        else:
+            runner.send_signal(signal.SIGTERM)
+        _, err = runner.communicate(timeout=30)
+    finally:
+        end_session(runner)
+    assert runner.returncode == 130 and "knight: interrupted" in err and "Traceback" not in err
+    assert integrity(store) == "ok"
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT status FROM runs ORDER BY id DESC LIMIT 1").fetchone()[0] == "interrupted"
+    before = stored_results(store)
+    assert 40 <= before < TOTAL
+    resumed = knight(["run", str(job)], store)
+    assert resumed.returncode == 0 and run_count(resumed.stdout) == TOTAL - before
+    assert summary(store) == reference
+
+
+def test_two_runs_on_one_store_at_once(tmp_path, job, reference):
+    store = tmp_path / "store.sqlite"
+    first = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.002")
+    second = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.002")
+    try:
+        outputs = [first.communicate(timeout=120), second.communicate(timeout=120)]
+    finally:
+        end_session(first)
+        end_session(second)
+    assert first.returncode == 0 and second.returncode == 0, outputs
+    assert integrity(store) == "ok"
+    assert stored_results(store) == TOTAL
+    assert summary(store) == reference
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*) FROM runs WHERE status = 'done'").fetchone()[0] == 2
