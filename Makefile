@@ -4,10 +4,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help install test bench report clean
+.PHONY: help install system-libraries test bench report clean
+
+# The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
+JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
 
 help:
-	@echo "make report  - run the shipped jobs (knight run jobs/*.toml) and print their results"
+	@echo "make report  - run the shipped jobs and write the report to reports/out/ (FULL=1: heavy studies too)"
 	@echo "make test    - run the test suite"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
 	@echo "make clean   - remove the virtual environment and generated files"
@@ -18,20 +21,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(STAMP)
+install: $(STAMP) system-libraries
 
-test: $(STAMP)
+# WeasyPrint needs Pango and a font; install them from Debian's packages when they are missing.
+system-libraries: $(STAMP)
+	@$(BIN)/python -c "import weasyprint" 2>/dev/null || { \
+		echo "installing WeasyPrint's system libraries (Pango, HarfBuzz, DejaVu fonts)"; \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+			libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b fonts-dejavu-core >/dev/null; }
+
+test: $(STAMP) system-libraries
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) system-libraries
 	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-sort=name \
 		--benchmark-columns=min,median,mean,ops,rounds
 
-# Until the report exists (issue 5), the main job is a demonstration: run every shipped sweep into the store
-# (var/knight.sqlite; tasks already there are not run again) and print what it answers.
-report: $(STAMP)
-	$(BIN)/knight run jobs/*.toml
-	$(BIN)/knight results
+# The main job: run every shipped sweep into the store (var/knight.sqlite; tasks already there are not run
+# again), then write both editions of the report, HTML and PDF, to reports/out/.
+report: $(STAMP) system-libraries
+	$(BIN)/knight run $(JOBS)
+	$(BIN)/knight report --edition key --edition handout $(addprefix --job ,$(JOBS))
 
 clean:
 	rm -rf $(VENV) reports/out var .pytest_cache .hypothesis .benchmarks

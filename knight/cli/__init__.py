@@ -78,3 +78,4 @@ def main(argv: list[str] | None = None) -> None:
 from knight.cli import tour as _tour  # noqa: E402,F401
 from knight.cli import run as _run  # noqa: E402,F401
 from knight.cli import results as _results  # noqa: E402,F401
+from knight.cli import report as _report  # noqa: E402,F401

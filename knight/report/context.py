@@ -32,6 +32,7 @@ def handout_context() -> dict[str, Any]:
     return {
         "appendix": appendix_section(),
         "worksheets": {size: empty_board_svg(Board(size, size)) for size in HOMEWORK_SIZES},
+        "homework_sizes": HOMEWORK_SIZES,
     }
 
 

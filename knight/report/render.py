@@ -63,6 +63,9 @@ class _atomic:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
         os.close(handle)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.temporary, 0o666 & ~umask)  # mkstemp makes 0600; the report is meant to be shared
         return self.temporary
 
     def __exit__(self, kind: type | None, *_: object) -> None:
