@@ -8,15 +8,13 @@ as in the project's conventions.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Sequence
-
 import numpy as np
 
 from knight.engine import Board, Tour
 
 SQUARE = 40
 MARGIN = 18
-LIGHT, DARK = "#f0d9b5", "#b58863"
+LIGHT, DARK = "#f3e7cf", "#d2b48c"
 PATH, START, END = "#1f4e79", "#2e7d32", "#c62828"
 TEXT = "#222"
 #: Boards larger than this per side show the path only, no numbers.
@@ -35,7 +33,7 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = Non
     numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
     svg = _board(board, title or f"{tour.method} tour on {board}")
     centres = [_centre(r, c) for r, c in tour.squares]
-    width = max(0.6, SQUARE / 14) if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
+    width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
     if tour.closed:
         (x0, y0), (x1, y1) = centres[-1], centres[0]
         ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": PATH,
@@ -46,17 +44,18 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = Non
             "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres), "fill": "none", "stroke": PATH,
             "stroke-width": _f(width), "stroke-linejoin": "round", "stroke-opacity": "0.75", "class": "path"})
     radius = SQUARE * (0.3 if numbers else 0.22)
+    if numbers:  # a pale disc under each number, so that the path runs between the numbers, not over them
+        for x, y in centres[1:-1]:
+            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": "#fffdf6",
+                                          "stroke": PATH, "stroke-width": "0.6", "stroke-opacity": "0.5"})
     (sx, sy), (ex, ey) = centres[0], centres[-1]
     ET.SubElement(svg, "circle", {"cx": _f(sx), "cy": _f(sy), "r": _f(radius), "fill": START, "class": "start"})
     ET.SubElement(svg, "rect", {"x": _f(ex - radius), "y": _f(ey - radius), "width": _f(2 * radius),
                                 "height": _f(2 * radius), "fill": END, "class": "end"})
     if numbers:
-        array = tour.array()
-        for r in range(board.n):
-            for c in range(board.m):
-                if array[r, c]:
-                    on_marker = (r, c) in (tour.start, tour.end)
-                    _label(svg, _centre(r, c), str(array[r, c]), "#fff" if on_marker else TEXT, SQUARE * 0.36)
+        for k, (r, c) in enumerate(tour.squares, start=1):
+            on_marker = k in (1, tour.length)
+            _label(svg, _centre(r, c), str(k), "#fff" if on_marker else TEXT, SQUARE * (0.3 if k > 99 else 0.36))
     return _to_string(svg)
 
 
@@ -157,8 +156,3 @@ def _f(value: float) -> str:
 
 def _to_string(svg: ET.Element) -> str:
     return ET.tostring(svg, encoding="unicode")
-
-
-def tours_grid_svg(tours: Sequence[Tour]) -> list[str]:
-    """The diagrams of several tours, in order (a convenience for report sections)."""
-    return [tour_svg(tour) for tour in tours]

@@ -1,0 +1,246 @@
+"""The report, end to end: a small store made by `knight run`, the report rendered from it, the PDF read back.
+
+Each expected value is computed here, independently, with the engine; a second store with
+altered results proves that the numbers come from the store and not from anywhere else.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from knight.engine import Board, find_tour
+
+from runner_helpers import knight, write_job
+
+SMALL_JOB = """
+name = "report-test"
+[[sweep]]
+boards = [8]
+starts = "all"
+method = "naive"
+[[sweep]]
+boards = [8]
+starts = "all"
+method = "static"
+[[sweep]]
+boards = [5, 6, 8]
+starts = "all"
+method = "warnsdorff"
+params = { tie = ["first", "lookahead-min"] }
+[[sweep]]
+boards = [8]
+starts = "all"
+method = "warnsdorff"
+params = { tie = "random" }
+repeats = 2
+[[sweep]]
+boards = [5]
+starts = "all"
+method = "backtrack"
+[[sweep]]
+boards = [6, 8]
+starts = [[0, 0]]
+method = "backtrack"
+params = { order = "warnsdorff", closed = [false, true] }
+[[sweep]]
+boards = ["5..70"]
+starts = [[0, 0]]
+method = "warnsdorff"
+params = { tie = ["first", "roth"] }
+"""
+
+
+def pdf_text(path: Path) -> str:
+    reader = pypdf.PdfReader(path)
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+
+
+def all_starts(n: int) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(n) for c in range(n)]
+
+
+def canonical(squares: list[tuple[int, int]], n: int) -> tuple:
+    """A tour's least image under reversal and the 8 symmetries of the n x n board (for counting)."""
+    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, n - 1 - c),
+            lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
+            lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r)]
+    return min(tuple(f(r, c) for r, c in seq) for f in maps for seq in (squares, squares[::-1]))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("report-store")
+    job = write_job(directory, "report-test", SMALL_JOB)
+    store = directory / "knight.sqlite"
+    done = knight(["run", str(job), "--workers", "2"], store, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return store
+
+
+def render(store: Path, out: Path, *args: str, env_epoch: str | None = "1700000000"):
+    import os
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    if env_epoch:
+        os.environ["SOURCE_DATE_EPOCH"] = env_epoch
+    try:
+        return knight(["report", "--store", str(store), "--out", str(out), *args], store, timeout=300)
+    finally:
+        if previous is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
+
+
+@pytest.fixture(scope="module")
+def key_pdf(store, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    done = render(store, out, "--edition", "key", "--edition", "handout")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_answers_equal_values_computed_independently(key_pdf):
+    text = pdf_text(key_pdf / "knights-tour.pdf")
+    board = Board(8, 8)
+    naive = find_tour(board, (0, 0), "naive")
+    assert f"makes {naive.length - 1} moves ({naive.length} squares)" in text
+    warnsdorff_full = sum(find_tour(board, s, "warnsdorff").full for s in all_starts(8))
+    static_full = sum(find_tour(board, s, "static").full for s in all_starts(8))
+    lookahead_full = sum(find_tour(board, s, "warnsdorff", tie="lookahead-min").full for s in all_starts(8))
+    assert f"Over all 64 starts it gives {warnsdorff_full} full tours" in text
+    assert f"only {static_full} of 64 starts give a full tour" in text
+    assert f"look-ahead tie-break, {lookahead_full} of 64 starts give a full tour" in text
+
+    for n in (5, 6, 8):
+        tours = [find_tour(Board(n, n), s, "warnsdorff") for s in all_starts(n)]
+        full = [t for t in tours if t.full]
+        symmetric = len({canonical(t.squares, n) for t in full})
+        closed = sum(t.closed for t in full)
+        assert f"the heuristic finds {len(full)} full tours" in text, n
+        assert f"{closed} of the tours are closed" in text, n
+        assert f"{symmetric} up to reversal and the board's 8 symmetries" in text, n
+
+    found = [s for s in all_starts(5) if find_tour(Board(5, 5), s, "backtrack").full]
+    assert f"found a tour from {len(found)} of 25 squares" in text
+    assert f"none exists from the other {25 - len(found)}" in text
+
+    failing = [m for m in range(5, 71) if not find_tour(Board(m, m), (0, 0), "warnsdorff").full]
+    assert f"the plain rule first fails at m = {failing[0]}" in text
+
+
+def test_numbers_come_from_the_store(store, tmp_path):
+    """Alter two stored results; the report must show the altered numbers."""
+    altered = tmp_path / "altered.sqlite"
+    shutil.copy(store, altered)
+    with sqlite3.connect(altered) as db:
+        keys = [row[0] for row in db.execute(
+            "SELECT key FROM tasks WHERE method = 'warnsdorff' AND n = 8 AND m = 8 "
+            "AND json_extract(params, '$.tie') = 'first' AND start_row = 7")]
+        assert len(keys) == 8
+        db.executemany("UPDATE tours SET full = 0, success = 0, closed = 0 WHERE task_key = ?", [(k,) for k in keys])
+        naive = db.execute("SELECT key FROM tasks WHERE method = 'naive' AND n = 8 AND start_row = 0 "
+                           "AND start_col = 0").fetchone()[0]
+        db.execute("UPDATE tours SET length = 57 WHERE task_key = ?", (naive,))
+    out = tmp_path / "out"
+    assert render(altered, out).returncode == 0
+    text = pdf_text(out / "knights-tour.pdf")
+    truth = sum(find_tour(Board(8, 8), s, "warnsdorff").full for s in all_starts(8))
+    lost = sum(find_tour(Board(8, 8), (7, c), "warnsdorff").full for c in range(8))
+    assert f"Over all 64 starts it gives {truth - lost} full tours" in text
+    assert "makes 56 moves (57 squares)" in text
+
+
+def test_page_numbers_outline_and_paper(key_pdf):
+    reader = pypdf.PdfReader(key_pdf / "knights-tour.pdf")
+    pages = len(reader.pages)
+    assert pages > 4
+    for number, page in enumerate(reader.pages, start=1):
+        assert f"page {number} of {pages}" in page.extract_text()
+    titles = [item.title for item in _flatten(reader.outline)]
+    for heading in ("Conventions", "1. Deitel, exercise 7.24", "2. Homework #8", "3. The Eiffel text",
+                    "4. The Warnsdorff blog", "Appendix: the methods"):
+        assert any(title.startswith(heading) for title in titles), heading
+    width, height = (float(x) for x in reader.pages[0].mediabox.upper_right)
+    assert (round(width), round(height)) == (595, 842)  # A4 in points
+    fonts = {str(font) for page in reader.pages for font in _fonts(page)}
+    assert fonts and all("FontFile" in f for f in fonts)  # embedded
+
+
+def test_letter_paper(store, tmp_path):
+    assert render(store, tmp_path, "--paper", "letter").returncode == 0
+    width, height = (float(x) for x in pypdf.PdfReader(tmp_path / "knights-tour.pdf").pages[0].mediabox.upper_right)
+    assert (round(width), round(height)) == (612, 792)
+
+
+def test_handout_has_the_questions_and_no_answers(key_pdf):
+    handout = pdf_text(key_pdf / "knights-tour-handout.pdf")
+    key = pdf_text(key_pdf / "knights-tour.pdf")
+    for question in ("How many moves did the knight make?", "Does it always find a tour?",
+                     "various tie-breaking algorithms"):
+        assert question in handout and question in key
+    for answer in ("makes ", "Over all 64 starts it gives", "different tours as sequences", "first fails",
+                   "nodes until the first tour", "by trying every path", "The claims of the literature"):
+        assert answer not in handout, answer
+        assert answer in key, answer
+    assert "number the squares in the order visited" in handout
+
+
+def test_same_store_gives_byte_identical_html(store, key_pdf, tmp_path):
+    assert render(store, tmp_path, "--edition", "key", "--no-pdf").returncode == 0
+    first = (key_pdf / "knights-tour.html").read_bytes()
+    assert (tmp_path / "knights-tour.html").read_bytes() == first
+    assert b"generated 2023-11-14" in first
+
+
+def test_missing_store_is_one_line_and_exit_2(tmp_path):
+    done = knight(["report", "--store", str(tmp_path / "none.sqlite"), "--out", str(tmp_path)], tmp_path / "x")
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "knight run" in done.stderr
+
+
+def test_interrupted_render_keeps_the_last_good_file(tmp_path, monkeypatch):
+    from knight.report import render as rendering
+
+    target = tmp_path / "report.pdf"
+    target.write_bytes(b"%PDF last good")
+
+    class Exploding:
+        def render(self):
+            return self
+
+        def write_pdf(self, path):
+            Path(path).write_bytes(b"%PDF half")
+            raise KeyboardInterrupt
+
+    import weasyprint
+    monkeypatch.setattr(weasyprint, "HTML", lambda **_: Exploding())
+    with pytest.raises(KeyboardInterrupt):
+        rendering.write_pdf("<p>x</p>", target)
+    assert target.read_bytes() == b"%PDF last good"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.pdf"]
+
+
+def _flatten(outline):
+    for item in outline:
+        if isinstance(item, list):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+def _fonts(page):
+    resources = page.get("/Resources") or {}
+    fonts = resources.get("/Font") or {}
+    for font in fonts.values():
+        font = font.get_object()
+        descriptor = font.get("/FontDescriptor")
+        if descriptor is None and "/DescendantFonts" in font:
+            descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+        if descriptor is not None:
+            yield {k for k in descriptor.get_object().keys() if k.startswith("/FontFile")}
