@@ -32,6 +32,9 @@ def results(
         help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
+    reach: Annotated[bool, typer.Option("--reach", help=(
+        "Instead: how far each Warnsdorff rule goes on m x m boards from the corner (the board-size study): "
+        "the first failing m, the failing sides, the success rate by range of m, and the literature's claims."))] = False,
 ) -> int:
     """Summarise the store: tasks, full and closed tours, how many starts give a full tour, and the
     distinct full tours three ways (directed, up to reversal, up to reversal and symmetry).
@@ -48,6 +51,8 @@ def results(
         known = opened.jobs()
         if name is not None and name not in known:
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
+        if reach:
+            return _print_reach(path, name, as_json, as_csv)
         rows = [_plain(row) for row in opened.summary(name)]
         failures = opened.failures(name)
     if as_json:
@@ -92,3 +97,46 @@ def _print_table(rows: list[dict[str, Any]], failures: list[tuple[str, str, int,
     console.print(table)
     for key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
+
+
+def _print_reach(path: Path, job: str | None, as_json: bool, as_csv: bool) -> int:
+    """The board-size study: per rule, first failure and success by range of m; then the claims judged."""
+    from knight.report.data import load_results
+    from knight.report.reach import judge_claims, reach_by_rule
+
+    records = [r for r in load_results(path, drawn_up_to=0).records if job is None or job in r.jobs]
+    by_rule = reach_by_rule(records)
+    if not by_rule:
+        fail("the store has no board-size study (warnsdorff from the corner of m x m boards); "
+             "run `knight run jobs/board-sizes.toml` first")
+    largest = max(rule.sides[-1] for rule in by_rule.values())
+    ranges = [(max(low, 5), min(low + 99, largest)) for low in range(1, largest + 1, 100)]
+    rows = [{"rule": tie, "sides": f"{rule.sides[0]}-{rule.sides[-1]}", "runs": sum(r for _, r in rule.outcomes.values()),
+             "first_failure": rule.first_failure, "failing_sides": len(rule.failing),
+             **{f"rate_{low}_{high}": rule.rate_between(low, high) for low, high in ranges}}
+            for tie, rule in by_rule.items()]
+    claims = judge_claims(by_rule)
+    if as_json:
+        typer.echo(json.dumps({"rules": rows, "claims": claims}, indent=2))
+        return 0
+    if as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return 0
+    console = Console(width=200 if not sys.stdout.isatty() else None)
+    table = Table(title="How far each rule goes: full tours from the corner of m x m boards")
+    for heading in ("rule", "sides", "runs", "first failure", "failing sides", *(f"m {a}-{b}" for a, b in ranges)):
+        table.add_column(heading, justify="left" if heading == "rule" else "right")
+    for row in rows:
+        rates = [row[f"rate_{a}_{b}"] for a, b in ranges]
+        table.add_row(row["rule"], row["sides"], str(row["runs"]), str(row["first_failure"] or "none"),
+                      str(row["failing_sides"]), *("-" if r is None else f"{r:.0%}" for r in rates))
+    console.print(table)
+    verdicts = Table(title="The literature's claims, tested on these runs")
+    for heading in ("source", "rule", "claim", "our runs", "verdict"):
+        verdicts.add_column(heading)
+    for claim in claims:
+        verdicts.add_row(*(str(claim[k]) for k in ("source", "rule", "statement", "ours", "verdict")))
+    console.print(verdicts)
+    return 0

@@ -77,49 +77,53 @@ def reach_by_rule(records: Iterable[Record]) -> dict[str, Reach]:
 
 @dataclass(frozen=True)
 class Claim:
-    """A published statement about a rule, and how to test it on our runs."""
+    """A published statement about a rule, and how to test it on our runs.
+
+    ``check`` says whether our runs are consistent with the claim. A claim our runs contradict
+    is refuted however far the study goes; one they are consistent with is confirmed only
+    once the study reaches ``needs_side``.
+    """
 
     source: str
     rule: str
     statement: str
-    needs_side: int  # the claim can be judged only once the study reaches this side
+    needs_side: int
     check: Callable[[Reach], tuple[bool, str]]
 
 
+def _failure_text(reach: Reach) -> str:
+    first = reach.first_failure
+    return f"first failure at m = {first}" if first else f"no failure up to m = {reach.sides[-1]}"
+
+
 def _first_failure_after(limit: int) -> Callable[[Reach], tuple[bool, str]]:
-    def check(reach: Reach) -> tuple[bool, str]:
-        first = reach.first_failure
-        return (first is not None and first > limit,
-                f"first failure at m = {first}" if first else f"no failure up to m = {reach.sides[-1]}")
-    return check
+    return lambda reach: (reach.first_failure is None or reach.first_failure > limit, _failure_text(reach))
+
+
+def _first_failure_at(side: int) -> Callable[[Reach], tuple[bool, str]]:
+    return lambda reach: (reach.first_failure in (None, side), _failure_text(reach))
 
 
 def _no_success_after(limit: int) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         last = reach.last_success
-        return (last is not None and last <= limit, f"last full tour at m = {last}")
+        return last is None or last <= limit, f"last full tour at m = {last}"
     return check
 
 
-def _first_failure_at(side: int) -> Callable[[Reach], tuple[bool, str]]:
+def _fails_only_on(sides: set[int]) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
-        first = reach.first_failure
-        return first == side, f"first failure at m = {first}" if first else f"no failure up to m = {reach.sides[-1]}"
-    return check
-
-
-def _fails_exactly_on(sides: set[int], above: int) -> Callable[[Reach], tuple[bool, str]]:
-    def check(reach: Reach) -> tuple[bool, str]:
-        failing = {m for m in reach.failing if m >= above}
+        failing = set(reach.failing)
         shown = ", ".join(map(str, sorted(failing))) or "none"
-        return failing == {m for m in sides if m <= reach.sides[-1]}, f"fails at m = {shown}"
+        expected = {m for m in sides if m in reach.outcomes}
+        return failing == expected, f"fails at m = {shown}"
     return check
 
 
 def _rate_at_least(low: int, high: int, share: float) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         rate = reach.rate_between(low, high)
-        return (rate is not None and rate >= share, f"{rate:.0%} for {low} ≤ m ≤ {high}" if rate is not None else "—")
+        return rate is None or rate >= share, f"{rate:.0%} for {low} ≤ m ≤ {high}" if rate is not None else "—"
     return check
 
 
@@ -130,21 +134,27 @@ CLAIMS: list[Claim] = [
     Claim("Squirrel 1996", "random", "random ties: over 50% success for most m < 100", 99, _rate_at_least(5, 99, 0.5)),
     Claim("Roth", "roth", "first failure on a board with 428 rows", 430, _first_failure_at(428)),
     Claim("Ganzfried 2004", "squirrel", "Squirrel–Cull orderings succeed for every m ≥ 5 (74 with its own ordering)",
-          10, _fails_exactly_on(set(), 5)),
-    Claim("Ganzfried 2004", "squirrel-table", "Table 1 alone fails at m = 74 only", 75, _fails_exactly_on({74}, 5)),
+          10, _fails_only_on(set())),
+    Claim("Ganzfried 2004", "squirrel-table", "Table 1 alone fails at m = 74 only", 75, _fails_only_on({74})),
 ]
 
 
 def judge_claims(reach: dict[str, Reach]) -> list[dict[str, object]]:
-    """Each claim with our verdict: agree, disagree, or untested (the study does not reach far enough)."""
+    """Each claim with our verdict: ``disagree`` when our runs contradict it (at any reach), ``agree``
+    when they are consistent and reach far enough to test it, ``untested`` otherwise."""
     verdicts = []
     for claim in CLAIMS:
         rule = reach.get(claim.rule)
-        if rule is None or rule.sides[-1] < claim.needs_side:
-            verdict, ours = "untested", (f"study reaches m = {rule.sides[-1]}" if rule else "no runs")
+        if rule is None:
+            verdict, ours = "untested", "no runs"
         else:
-            agrees, ours = claim.check(rule)
-            verdict = "agree" if agrees else "disagree"
+            consistent, ours = claim.check(rule)
+            if not consistent:
+                verdict = "disagree"
+            elif rule.sides[-1] < claim.needs_side:
+                verdict, ours = "untested", f"{ours}; the study reaches m = {rule.sides[-1]}"
+            else:
+                verdict = "agree"
         verdicts.append({"source": claim.source, "rule": claim.rule, "statement": claim.statement,
                          "ours": ours, "verdict": verdict})
     return verdicts
