@@ -73,5 +73,4 @@ def _meta(jobs: list[Path]) -> dict[str, Any]:
         if not job.exists():
             fail(f"job file {job} does not exist")
         listed.append({"name": job.stem, "hash": hashlib.sha256(job.read_bytes()).hexdigest()[:12]})
-    return {"version": __version__, "commit": commit, "date": moment.strftime("%Y-%m-%d"), "jobs": listed,
-            "scope": os.environ.get("KNIGHT_REPORT_SCOPE", "")}
+    return {"version": __version__, "commit": commit, "date": moment.strftime("%Y-%m-%d"), "jobs": listed}

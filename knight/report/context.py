@@ -44,7 +44,17 @@ def build_context(results: Results) -> dict[str, Any]:
         "homework": homework_section(results),
         "eiffel": eiffel_section(results),
         "blog": blog_section(results),
+        "provenance": provenance(results),
     }
+
+
+def provenance(results: Results) -> list[dict[str, Any]]:
+    """Which runs the numbers come from: every job found in the store, with its stored tours."""
+    counts: dict[str, int] = {}
+    for record in results.records:
+        for job in record.jobs:
+            counts[job] = counts.get(job, 0) + 1
+    return [{"job": job, "tours": count} for job, count in sorted(counts.items())]
 
 
 # --- Deitel 7.24 ----------------------------------------------------------------------------------
@@ -198,7 +208,7 @@ def _size_study(results: Results) -> dict[str, Any]:
               "failing": len(rule.failing), "failing_list": rule.failing[:12], "last_success": rule.last_success,
               "by_range": [rule.rate_between(max(low, 5), high) for low, high in ranges]}
              for tie, rule in reach.items()]
-    return {"chart": chart, "width": width, "rules": rules, "ranges": [f"{max(lo, 5)}–{hi}" for lo, hi in ranges],
+    return {"chart": chart, "width": width, "rules": rules, "largest": largest, "ranges": [f"{max(lo, 5)}–{hi}" for lo, hi in ranges],
             "claims": judge_claims(reach), "first_rule": next((r for r in rules if r["tie"] == "first"), None)}
 
 
