@@ -253,6 +253,7 @@ def census(
     start: Square | None = None,
     map_units: Callable[..., Iterable[UnitCount]] = map,
     compiled: bool | None = None,
+    prune: bool = True,
 ) -> Census:
     """Count every directed open tour (or closed tour) of ``board``, per start square.
 
@@ -265,6 +266,7 @@ def census(
     map_units : how to run the units, ``map(count_unit, units)`` by default; pass an
         executor's ``map`` to run them in parallel.
     compiled : force the compiled (True) or interpreted (False) kernel; see :mod:`knight.engine.kernel`.
+    prune : use the kernel's exact pruning (default); False is plain backtracking, for checks.
 
     Returns a :class:`Census`: per-square counts, totals and the nodes searched.
 
@@ -278,10 +280,7 @@ def census(
     A001230 (closed, 2n × 2n), and Löbbing & Wegener (1996) for 8 × 8 closed tours.
     """
     units = census_units(board, closed=closed, removed=removed, start=start)
-    if compiled is None:
-        results = list(map_units(count_unit, units))
-    else:
-        results = list(map_units(_CountWith(compiled), units))
+    results = list(map_units(UnitCounter(compiled=compiled, prune=prune), units))
     return assemble(board, units, results)
 
 
@@ -390,14 +389,19 @@ def _row_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(take_b[:, None], b, a)
 
 
-class _CountWith:
-    """``count_unit`` with a fixed kernel choice, picklable for a process pool."""
+@dataclass(frozen=True)
+class UnitCounter:
+    """:func:`count_unit` with fixed options, as one picklable callable for a pool's ``map``.
 
-    def __init__(self, compiled: bool) -> None:
-        self.compiled = compiled
+    >>> UnitCounter()(CensusUnit(3, 4, (0, 0), (1, 2))).tours
+    2
+    """
+
+    compiled: bool | None = None
+    prune: bool = True
 
     def __call__(self, unit: CensusUnit) -> UnitCount:
-        return count_unit(unit, compiled=self.compiled)
+        return count_unit(unit, prune=self.prune, compiled=self.compiled)
 
 
 def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
