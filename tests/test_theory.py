@@ -63,7 +63,7 @@ def test_mutilated_board_has_no_tour_by_colouring(side):
     assert closed_tour_verdict(Board(side, side), removed=removed).exists is False
 
 
-@pytest.mark.parametrize("n, m", [(4, 6), (6, 4), (4, 4), (4, 8)])
+@pytest.mark.parametrize("n, m", [(4, 6), (6, 4), (4, 4)])
 def test_mutilated_board_search_finds_no_tour_without_the_colour_rule(n, m):
     removed = [(0, 0), (n - 1, m - 1)]
     assert open_tour_verdict(Board(n, m), removed=removed).exists is False
