@@ -76,3 +76,4 @@ def main(argv: list[str] | None = None) -> None:
 
 # Each command lives in its own module and registers itself on `app`.
 from knight.cli import tour as _tour  # noqa: E402,F401
+from knight.cli import census as _census  # noqa: E402,F401
