@@ -179,3 +179,22 @@ def test_census_splits_6x6_into_units_by_start_and_first_move():
 def test_bad_requests_say_what_is_wrong(call, message):
     with pytest.raises(InvalidInput, match=message):
         call()
+
+
+@pytest.mark.parametrize("depth", [2, 3, 5])
+def test_finer_units_give_the_same_census(depth):
+    board = Board(5, 5)
+    units = census_units(board, depth=depth)
+    assert len(units) > len(census_units(board))
+    assert all(len(unit.prefix) <= depth + 1 for unit in units)
+    result = assemble(board, units, [count_unit(unit) for unit in units])
+    assert (result.counts == census(board).counts).all()
+    closed = census_units(Board(5, 6), closed=True, depth=depth)
+    assert assemble(Board(5, 6), closed, [count_unit(unit) for unit in closed]).cycles == 8
+
+
+def test_unit_with_a_bad_continuation_is_refused():
+    with pytest.raises(InvalidInput, match="visits a square twice"):
+        count_unit(CensusUnit(5, 5, (0, 0), (1, 2), more=((0, 0),)))
+    with pytest.raises(InvalidInput, match="not a knight move"):
+        count_unit(CensusUnit(5, 5, (0, 0), (1, 2), more=((1, 3),)))

@@ -33,7 +33,8 @@ MAX_CENSUS_SQUARES = 64
 
 @dataclass(frozen=True)
 class CensusUnit:
-    """One independent piece of a census: the tours of one board from ``start`` whose first move is to ``first``.
+    """One independent piece of a census: the tours of one board from ``start`` whose first move is to ``first``
+    (and whose next moves, when ``more`` names them, go to those squares).
 
     ``first`` is None for a start with no move at all (the 1 × 1 board). Plain data, so a
     unit can be pickled to a worker, stored under :attr:`key`, and rebuilt with
@@ -49,10 +50,16 @@ class CensusUnit:
     first: Square | None
     closed: bool = False
     removed: tuple[Square, ...] = ()
+    more: tuple[Square, ...] = ()
 
     @property
     def board(self) -> Board:
         return Board(self.n, self.m)
+
+    @property
+    def prefix(self) -> tuple[Square, ...]:
+        """The squares every tour of the unit begins with."""
+        return (self.start,) + (() if self.first is None else (self.first,)) + self.more
 
     @property
     def key(self) -> str:
@@ -60,13 +67,15 @@ class CensusUnit:
         first = "none" if self.first is None else f"{self.first[0]},{self.first[1]}"
         removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
         kind = "closed" if self.closed else "open"
-        return f"{self.n}x{self.m} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}"
+        more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
+        return f"{self.n}x{self.m} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "n": self.n, "m": self.m, "start": list(self.start),
             "first": None if self.first is None else list(self.first),
             "closed": self.closed, "removed": [list(square) for square in self.removed],
+            "more": [list(square) for square in self.more],
         }
 
     @classmethod
@@ -75,6 +84,7 @@ class CensusUnit:
         return cls(
             int(data["n"]), int(data["m"]), tuple(data["start"]), None if first is None else tuple(first),
             bool(data.get("closed", False)), tuple(tuple(square) for square in data.get("removed", ())),
+            tuple(tuple(square) for square in data.get("more", ())),
         )
 
 
@@ -145,6 +155,7 @@ def census_units(
     closed: bool = False,
     removed: Iterable[Square] = (),
     start: Square | None = None,
+    depth: int = 1,
 ) -> list[CensusUnit]:
     """The independent units a census of ``board`` consists of, in a fixed order.
 
@@ -152,7 +163,8 @@ def census_units(
     class; only the symmetries that keep ``removed`` in place count), one unit per first
     move. Closed tours: every closed tour passes through every square, so one start
     suffices — a square of least degree (fewest units) — with one unit per first move.
-    ``start`` restricts the census to that square.
+    ``start`` restricts the census to that square. ``depth`` > 1 splits finer, one unit per
+    path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives about 10^5 units).
 
     Parameters
     ----------
@@ -160,6 +172,7 @@ def census_units(
     closed : count closed tours instead of open ones.
     removed : squares taken off the board, ``(row, col)``.
     start : only this start square.
+    depth : moves fixed by each unit (1: the first move).
 
     Example
     -------
@@ -172,6 +185,8 @@ def census_units(
     performance notes of this project.
     """
     gone = _check_removed(board, removed)
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise InvalidInput(f"depth must be a positive number of moves, got {depth!r}")
     if board.size > MAX_CENSUS_SQUARES:
         raise InvalidInput(
             f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; {board} has {board.size}"
@@ -192,13 +207,33 @@ def census_units(
     removed_squares = tuple(sorted(board.coords(s) for s in gone))
     units = []
     for s in starts:
-        firsts = [int(t) for t in board.neighbours[s] if t >= 0 and int(t) not in gone]
-        for t in firsts or [None]:
+        for path in _paths(board, gone, [s], depth):
+            squares = [board.coords(t) for t in path]
             units.append(CensusUnit(
-                board.n, board.m, board.coords(s), None if t is None else board.coords(t), bool(closed),
-                removed_squares,
+                board.n, board.m, squares[0], squares[1] if len(squares) > 1 else None, bool(closed),
+                removed_squares, tuple(squares[2:]),
             ))
     return units
+
+
+def _paths(board: Board, gone: set[int], path: list[int], depth: int) -> list[list[int]]:
+    """Every knight's path that extends ``path`` by ``depth`` moves (or as far as it goes, if it stops sooner)."""
+    moves = [[int(t) for t in row if t >= 0 and int(t) not in gone] for row in board.neighbours]
+    found: list[list[int]] = []
+
+    def extend(path: list[int], depth: int) -> None:
+        before = len(found)
+        if depth > 0:
+            for t in moves[path[-1]]:
+                if t not in path:
+                    path.append(t)
+                    extend(path, depth - 1)
+                    path.pop()
+        if len(found) == before:  # no move left, or deep enough
+            found.append(list(path))
+
+    extend(list(path), depth)
+    return found
 
 
 def assemble(board: Board, units: list[CensusUnit], results: list[UnitCount]) -> Census:
@@ -304,11 +339,14 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
     """
     board = unit.board
     gone = _check_removed(board, unit.removed)
-    prefix = [board.index(unit.start)] + ([] if unit.first is None else [board.index(unit.first)])
-    if prefix[0] in gone or (len(prefix) == 2 and prefix[1] in gone):
+    prefix = [board.index(square) for square in unit.prefix]
+    if any(s in gone for s in prefix):
         raise InvalidInput(f"unit {unit.key} starts or moves onto a removed square")
-    if len(prefix) == 2 and prefix[1] not in board.neighbours[prefix[0]]:
-        raise InvalidInput(f"unit {unit.key}: {unit.first} is not a knight move from {unit.start}")
+    for a, b in zip(prefix, prefix[1:]):
+        if b not in board.neighbours[a]:
+            raise InvalidInput(f"unit {unit.key}: {board.coords(b)} is not a knight move from {board.coords(a)}")
+    if len(set(prefix)) < len(prefix):
+        raise InvalidInput(f"unit {unit.key} visits a square twice")
     tours, nodes = _run(unit, prune, compiled, np.zeros((0, board.size), dtype=np.int16))
     if unit.closed and board.size - len(gone) < 3:
         tours = 0  # a closed tour is a cycle: at least three squares (as Tour.closed says)
@@ -323,7 +361,7 @@ def _run(unit: CensusUnit, prune: bool, compiled: bool | None, record: np.ndarra
     for s in range(board.size):
         if board.coords(s) not in unit.removed:
             available |= bits[s]
-    prefix = [board.index(unit.start)] + ([] if unit.first is None else [board.index(unit.first)])
+    prefix = [board.index(square) for square in unit.prefix]
     count = _count_tours.choose(board.size, compiled)
     tours, nodes, _ = count(board.neighbours, masks, bits, colours, available, np.array(prefix, dtype=np.int64),
                             bool(unit.closed), bool(prune), record)
