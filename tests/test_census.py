@@ -1,4 +1,5 @@
 import doctest
+import json
 import itertools
 
 import numpy as np
@@ -157,8 +158,8 @@ def test_compiled_and_interpreted_kernels_agree():
 
 
 def test_units_are_plain_data():
-    for unit in census_units(Board(4, 4), closed=True, removed=[(1, 1)]):
-        assert CensusUnit.from_dict(unit.to_dict()) == unit
+    for unit in census_units(Board(4, 4), closed=True, removed=[(1, 1)]) + census_units(Board(5, 5), depth=4):
+        assert CensusUnit.from_dict(json.loads(json.dumps(unit.to_dict()))) == unit
     assert len({unit.key for unit in census_units(Board(6, 6))}) == len(census_units(Board(6, 6)))
 
 

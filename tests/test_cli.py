@@ -117,9 +117,9 @@ def test_census_answers_from_theory_without_searching(capsys):
 
 
 def test_census_of_one_start_with_workers(capsys):
-    status, out, _ = run(capsys, "census", "5", "--start", "2", "2", "--workers", "2", "--json")
+    status, out, _ = run(capsys, "census", "5", "--start", "2", "2", "--workers", "2", "--depth", "3", "--json")
     data = json.loads(out)
-    assert data["counts"][2][2] == 64 and data["counts"][0][0] is None and data["processes"] == 2
+    assert data["units"] > 8 and data["counts"][2][2] == 64 and data["counts"][0][0] is None and data["processes"] == 2
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -127,6 +127,7 @@ def test_census_of_one_start_with_workers(capsys):
     (["census", "5", "--remove", "x"], "ROW,COL"),
     (["census", "5", "--start", "5", "5"], "off the 5x5 board"),
     (["census", "5", "--workers", "0"], "at least 1"),
+    (["census", "5", "--depth", "0"], "depth must be a positive"),
 ])
 def test_census_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)

@@ -36,7 +36,8 @@ def main() -> None:
     board = Board(args.n, args.m)
     began = time.perf_counter()
     units = census_units(board, depth=args.depth)
-    orbit = {board.index(unit.start): len(_orbits(board, set())[board.index(unit.start)]) for unit in units}
+    orbits = _orbits(board, set())
+    orbit = {square: len(images) for square, images in orbits.items()}
     print(f"{board}: {len(units):,} units of depth {args.depth} ({time.perf_counter() - began:.1f} s to list)")
     count_unit(units[0], compiled=True)  # compile or load the kernel
     rng = random.Random(args.seed)

@@ -31,6 +31,7 @@ def census(
     remove: Annotated[Optional[list[str]], typer.Option(
         help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7.")] = None,
     workers: Annotated[Optional[int], typer.Option(help="Processes to run the units on (default: all cores).")] = None,
+    depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the census as JSON.")] = False,
 ) -> int:
     """Count every directed open tour (or every closed tour) of a board of at most 64 squares, per start square.
@@ -41,7 +42,7 @@ def census(
     removed = [_square(text) for text in remove or []]
     if workers is not None and workers < 1:
         raise InvalidInput(f"--workers must be at least 1, got {workers}")
-    units = census_units(board, closed=closed, removed=removed, start=start)
+    units = census_units(board, closed=closed, removed=removed, start=start, depth=depth)
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
     if verdict.exists is not False:
         UnitCounter()(units[0])  # load (or compile) the kernel once, untimed, before any worker forks
