@@ -13,7 +13,9 @@ import typer
 
 from knight.cli import app
 from knight.engine import Board, InvalidInput
-from knight.engine.census import Census, UnitCounter, assemble, census_units, cycles_up_to_symmetry
+from knight.engine.census import (
+    Census, CensusUnit, UnitCount, UnitCounter, assemble, census_units, cycles_up_to_symmetry,
+)
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 
 #: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
@@ -72,7 +74,7 @@ def _square(text: str) -> tuple[int, int]:
     return row, col
 
 
-def _run(units: list, processes: int) -> list:
+def _run(units: list[CensusUnit], processes: int) -> list[UnitCount]:
     counter = UnitCounter()
     if processes <= 1:
         return [counter(unit) for unit in units]
@@ -99,13 +101,20 @@ def _describe(board: Board, closed: bool, removed: list, verdict: Verdict, resul
         lines.append(f"directed closed tours: {result.total:,} (every square starts 2 x {result.cycles:,}); "
                      f"searched from {starts}")
     else:
-        total = f"total: {result.total:,} directed open tours"
+        total = f"total: {_count(result.total, 'directed open tour')}"
         if result.undirected is not None:
             total += f" ({result.undirected:,} up to reversal)"
         lines.append(f"{total}; searched starts {starts}, the others by symmetry")
-    lines.append(f"nodes: {result.nodes:,} in {result.units} units on {processes} process"
-                 f"{'es' if processes > 1 else ''}; time {seconds:.2f} s (after loading the compiled kernel)")
+    lines.append(f"nodes: {result.nodes:,} in {_count(result.units, 'unit')} on {_count(processes, 'process')}; "
+                 f"time {seconds:.2f} s (after loading the compiled kernel)")
     return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 unit``, ``2 units``, ``2 processes``."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number:,} {noun}{'es' if noun.endswith('s') else 's'}"
 
 
 def _as_dict(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
