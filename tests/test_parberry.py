@@ -10,6 +10,7 @@ from knight.engine.parberry import BASE_SIZES, covered, parberry_tour, structure
 from conftest import is_knight_path
 
 SAMPLE = [(6, 6), (8, 6), (10, 12), (12, 10), (12, 12), (12, 14), (14, 16), (16, 16), (12, 16), (22, 24),
+          (6, 10), (12, 8), (12, 20), (24, 40), (60, 48),
           (30, 30), (50, 52), (98, 100), (202, 200), (1000, 1000)]
 
 
@@ -55,7 +56,7 @@ def test_covers_the_papers_boards():
         assert covered(n, m) and covered(m, n)
 
 
-@pytest.mark.parametrize("n, m", [(5, 5), (7, 7), (4, 4), (6, 10), (8, 12), (3, 10), (12, 20)])
+@pytest.mark.parametrize("n, m", [(5, 5), (7, 7), (4, 4), (6, 14), (8, 30), (3, 10), (12, 40), (1002, 200)])
 def test_boards_not_covered_are_refused_with_the_covered_boards_named(n, m):
     assert not covered(n, m)
     with pytest.raises(InvalidInput, match=r"n×n and n×\(n\+2\) boards with even n ≥ 6"):

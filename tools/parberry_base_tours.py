@@ -1,7 +1,7 @@
 """Find the base tours of Parberry's construction and write them to knight/engine/parberry_base.py.
 
 Run once (a few seconds): ``python tools/parberry_base_tours.py``. For each base board
-(6x6, 6x8, 8x8, 8x10, 10x10, 10x12) it searches, depth first with Warnsdorff's rule as the
+(6x6, 6x8, 8x8, 8x10, 10x10, 10x12, and 6x10, 6x12, 8x12) it searches, depth first with Warnsdorff's rule as the
 move ordering, for a closed tour that is *structured*: in every corner it uses the moves
 (1,0)-(0,2) and (2,0)-(0,1) (shown for the top-left corner; the other corners mirrored).
 The tours it finds are kept as data, so the construction never searches.

@@ -10,7 +10,8 @@ cycle (:data:`JOIN_REMOVED`, :data:`JOIN_ADDED`). The corners of the whole board
 outer corners of quadrants, untouched, so the result is structured again: the *join
 property* that lets the construction recurse.
 
-The base tours (6×6, 6×8, 8×8, 8×10, 10×10, 10×12) were found once by a constrained search
+The base tours (Parberry's 6×6, 6×8, 8×8, 8×10, 10×10, 10×12, and 6×10, 6×12, 8×12 for boards of
+other proportions) were found once by a constrained search
 (``tools/parberry_base_tours.py``) and are kept as data in :mod:`knight.engine.parberry_base`.
 
 Reference: I. Parberry, "An efficient algorithm for the knight's tour problem", Discrete
@@ -28,8 +29,11 @@ from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
 
-#: The boards with a stored base tour (and their transposes).
-BASE_SIZES: tuple[tuple[int, int], ...] = ((6, 6), (6, 8), (8, 8), (8, 10), (10, 10), (10, 12))
+#: The boards with a stored base tour (and their transposes): Parberry's six, and three more
+#: (6×10, 6×12, 8×12) so that boards of other proportions are covered too.
+BASE_SIZES: tuple[tuple[int, int], ...] = (
+    (6, 6), (6, 8), (8, 8), (8, 10), (10, 10), (10, 12), (6, 10), (6, 12), (8, 12),
+)
 
 #: The moves the join takes out, relative to the centre (A, C) where the quadrants meet:
 #: a structured move of the top-left quadrant, the inner-corner moves of the top-right and
@@ -68,9 +72,10 @@ def covered(n: int, m: int) -> bool:
 
     That is a base board, or a board whose sides are both at least 12 and whose four
     quadrants are covered (each side halved into even parts, 4k → 2k + 2k, 4k+2 → 2k + 2k+2).
-    Among them: n × n and n × (n + 2) for every even n ≥ 6, the boards of Parberry's paper.
+    Among them: n × n and n × (n + 2) for every even n ≥ 6, the boards of Parberry's paper,
+    and boards whose sides halve down to base boards together, such as 8 × 12 or 12 × 20.
 
-    >>> covered(8, 8), covered(1000, 1000), covered(12, 16), covered(6, 10), covered(7, 7)
+    >>> covered(8, 8), covered(1000, 1000), covered(12, 20), covered(6, 14), covered(7, 7)
     (True, True, True, False, False)
     """
     return _covered(*sorted((int(n), int(m))))
@@ -100,8 +105,9 @@ def parberry_tour(board: Board, start: Square = (0, 0), *, compiled: bool | None
     first = board.index(start)
     if not covered(board.n, board.m):
         raise InvalidInput(
-            f"parberry builds closed tours on n×n and n×(n+2) boards with even n ≥ 6 (and boards like 12×16 "
-            f"whose quadrants split down to its base tours); {board} is not one of them"
+            f"parberry builds closed tours on n×n and n×(n+2) boards with even n ≥ 6, and on other boards with "
+            f"even sides ≥ 6 whose halves reach its base boards (6 to 12 squares a side) together, e.g. 8×12 or "
+            f"12×20; {board} is not one of them"
         )
     links = _cycle_links(board)
     walk = _walk_cycle.choose(board.size, compiled)
