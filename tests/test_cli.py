@@ -86,3 +86,54 @@ def test_console_script_and_module_entry_point():
 def test_closed_search_that_fails_exits_1(capsys):
     status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--closed")
     assert status == 1 and "Failed to find a closed tour" in out and "tried every path" in out
+
+
+# --- knight census ---------------------------------------------------------------------------
+
+
+def test_census_5x5_prints_the_grid_and_totals(capsys):
+    status, out, err = run(capsys, "census", "5")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    grid = [[int(x.replace(",", "")) for x in line.split()] for line in lines[3:8]]
+    assert sum(map(sum, grid)) == 1728 and grid[0][0] == grid[4][4] == 304
+    assert "1,728 directed open tours (864 up to reversal)" in out and "nodes:" in out
+
+
+def test_census_closed_json(capsys):
+    status, out, _ = run(capsys, "census", "3", "10", "--closed", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["cycles"] == 16 and data["cycles_up_to_symmetry"] == 6
+    assert data["total"] == 30 * 2 * 16 and data["theory"]["argument"] == "Schwenk 1991"
+
+
+def test_census_answers_from_theory_without_searching(capsys):
+    status, out, _ = run(capsys, "census", "8", "--remove", "0,0", "--remove", "7,7", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["searched"] is False and data["total"] == 0
+    assert data["theory"]["argument"] == "colouring" and data["counts"][0][0] is None
+    status, out, _ = run(capsys, "census", "5", "--closed")
+    assert "no search needed" in out and "colouring" in out
+
+
+def test_census_of_one_start_with_workers(capsys):
+    status, out, _ = run(capsys, "census", "5", "--start", "2", "2", "--workers", "2", "--depth", "3", "--json")
+    data = json.loads(out)
+    assert data["units"] > 8 and data["counts"][2][2] == 64 and data["counts"][0][0] is None and data["processes"] == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["census", "9", "8"], "at most 64 squares"),
+    (["census", "5", "--remove", "x"], "ROW,COL"),
+    (["census", "5", "--start", "5", "5"], "off the 5x5 board"),
+    (["census", "5", "--workers", "0"], "at least 1"),
+    (["census", "5", "--depth", "0"], "depth must be a positive"),
+])
+def test_census_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_parberry_method_prints_a_closed_tour(capsys):
+    status, out, _ = run(capsys, "tour", "8", "--method", "parberry", "--start", "3", "3")
+    assert status == 0 and "Full tour, closed" in out

@@ -79,3 +79,4 @@ from knight.cli import tour as _tour  # noqa: E402,F401
 from knight.cli import run as _run  # noqa: E402,F401
 from knight.cli import results as _results  # noqa: E402,F401
 from knight.cli import report as _report  # noqa: E402,F401
+from knight.cli import census as _census  # noqa: E402,F401

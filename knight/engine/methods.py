@@ -9,6 +9,7 @@ from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
 from knight.engine.errors import InvalidInput
 from knight.engine.greedy import TIE_BREAKS, naive_tour, static_tour, warnsdorff_tour
+from knight.engine.parberry import parberry_tour
 from knight.engine.tour import Tour
 
 
@@ -41,6 +42,10 @@ METHODS: dict[str, Method] = {
                 "order": f"move ordering: {', '.join(ORDERINGS)} (default plain)",
                 "budget": f"most nodes to visit (default {DEFAULT_BUDGET:,})"},
                backtrack_tour),
+        Method("parberry", "a structured closed tour by divide and conquer: stored base tours joined four at a "
+               "time (n×n and n×(n+2), even n ≥ 6)",
+               "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property", {},
+               parberry_tour),
     )
 }
 

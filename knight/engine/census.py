@@ -1,0 +1,647 @@
+"""The census: every directed open tour, or every closed tour, counted exactly, per start square.
+
+This is the Eiffel text's Try_All (after Wirth 1976, §3.4): a depth-first search that does
+not stop at the first tour but counts them all. Three things make it fast enough for 6 × 6:
+
+* a compiled kernel (:func:`_count_tours`) with the visited set as a 64-bit bitboard, so
+  boards up to 64 squares;
+* pruning by conditions that every completion of the partial path must meet (so the counts
+  stay exact; the kernel's docstring proves each one), with the pruning switchable off for
+  the tests that compare it with plain backtracking;
+* work split into independent units — a start square and a first move — that any pool can
+  run (:func:`census_units`, :func:`count_unit`), with only one start of each class of
+  squares the board's symmetries carry onto each other searched (:func:`assemble`).
+
+Boards may have removed squares (the Eiffel text's mutilated board): they are simply never
+visited, and only the symmetries that keep the removed set in place are used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+import numpy as np
+
+from knight.engine.board import Board, Square
+from knight.engine.errors import InvalidInput
+from knight.engine.kernel import kernel
+
+#: The census kernel keeps the visited set in one 64-bit word.
+MAX_CENSUS_SQUARES = 64
+
+
+@dataclass(frozen=True)
+class CensusUnit:
+    """One independent piece of a census: the tours of one board from ``start`` whose first move is to ``first``
+    (and whose next moves, when ``more`` names them, go to those squares).
+
+    ``first`` is None for a start with no move at all (the 1 × 1 board). Plain data, so a
+    unit can be pickled to a worker, stored under :attr:`key`, and rebuilt with
+    :meth:`from_dict`.
+
+    >>> CensusUnit(5, 5, (0, 0), (1, 2)).key
+    '5x5 open start 0,0 first 1,2'
+    """
+
+    n: int
+    m: int
+    start: Square
+    first: Square | None
+    closed: bool = False
+    removed: tuple[Square, ...] = ()
+    more: tuple[Square, ...] = ()
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    @property
+    def prefix(self) -> tuple[Square, ...]:
+        """The squares every tour of the unit begins with."""
+        return (self.start,) + (() if self.first is None else (self.first,)) + self.more
+
+    @property
+    def key(self) -> str:
+        """A stable name for the unit, e.g. to store its result under."""
+        first = "none" if self.first is None else f"{self.first[0]},{self.first[1]}"
+        removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
+        kind = "closed" if self.closed else "open"
+        more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
+        return f"{self.n}x{self.m} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n, "m": self.m, "start": list(self.start),
+            "first": None if self.first is None else list(self.first),
+            "closed": self.closed, "removed": [list(square) for square in self.removed],
+            "more": [list(square) for square in self.more],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CensusUnit:
+        first = data.get("first")
+        return cls(
+            int(data["n"]), int(data["m"]), tuple(data["start"]), None if first is None else tuple(first),
+            bool(data.get("closed", False)), tuple(tuple(square) for square in data.get("removed", ())),
+            tuple(tuple(square) for square in data.get("more", ())),
+        )
+
+
+@dataclass(frozen=True)
+class UnitCount:
+    """What one unit found: ``tours`` directed tours, after ``nodes`` squares placed."""
+
+    tours: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Census:
+    """The result of a census on ``board`` (less its ``removed`` squares).
+
+    ``counts[row, col]`` is the number of directed tours (open, or closed when ``closed``)
+    that start on that square; -1 where the census did not look (a removed square, or a
+    square other than the one asked for with ``start``). ``nodes`` is the search work:
+    squares placed on the path, over all units searched. ``searched_starts`` are the start
+    squares actually searched; the other counts follow by symmetry (open) or because a
+    closed tour passes through every square (closed).
+
+    For closed tours ``cycles`` is the number of closed tours as cycles: up to the start
+    square and the direction. Every cycle gives two directed closed tours from each square,
+    so ``counts`` holds ``2 * cycles`` on every square.
+    """
+
+    board: Board
+    closed: bool
+    counts: np.ndarray
+    nodes: int
+    units: int
+    searched_starts: tuple[Square, ...]
+    removed: tuple[Square, ...] = ()
+    cycles: int | None = None
+
+    @property
+    def total(self) -> int:
+        """Directed tours, summed over the start squares counted."""
+        return int(self.counts[self.counts >= 0].sum())
+
+    @property
+    def complete(self) -> bool:
+        """True when every square of the board (less the removed ones) was counted."""
+        return int((self.counts >= 0).sum()) == self.board.size - len(self.removed)
+
+    @property
+    def undirected(self) -> int | None:
+        """Tours up to reversal (an open tour and its reversal are one), when every start was counted.
+
+        For closed tours this is :attr:`cycles`; for open tours, half the directed total
+        (no open tour of two or more squares is its own reversal; a one-square board has one).
+        """
+        if self.closed:
+            return self.cycles
+        if not self.complete:
+            return None
+        return self.total if self.board.size - len(self.removed) == 1 else self.total // 2
+
+
+# --- the plan: units, and how their counts make the census ------------------------------------
+
+
+def census_units(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    start: Square | None = None,
+    depth: int = 1,
+) -> list[CensusUnit]:
+    """The independent units a census of ``board`` consists of, in a fixed order.
+
+    Open tours: for one start square of every symmetry class (the smallest square of its
+    class; only the symmetries that keep ``removed`` in place count), one unit per first
+    move. Closed tours: every closed tour passes through every square, so one start
+    suffices — a square of least degree (fewest units) — with one unit per first move.
+    ``start`` restricts the census to that square. ``depth`` > 1 splits finer, one unit per
+    path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives 1,239,666 units).
+
+    Parameters
+    ----------
+    board : the board, at most 64 squares.
+    closed : count closed tours instead of open ones.
+    removed : squares taken off the board, ``(row, col)``.
+    start : only this start square.
+    depth : moves fixed by each unit (1: the first move).
+
+    Example
+    -------
+    >>> [(unit.start, unit.first) for unit in census_units(Board(5, 5))][:3]
+    [((0, 0), (2, 1)), ((0, 0), (1, 2)), ((0, 1), (2, 0))]
+    >>> len(census_units(Board(6, 6), closed=True))
+    2
+
+    Reference: Eiffel text, Try_All; the split into (start, first move) units as in
+    performance notes of this project.
+    """
+    gone = _check_removed(board, removed)
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise InvalidInput(f"depth must be a positive number of moves, got {depth!r}")
+    if board.size > MAX_CENSUS_SQUARES:
+        raise InvalidInput(
+            f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; {board} has {board.size}"
+        )
+    available = [s for s in range(board.size) if s not in gone]
+    if not available:
+        raise InvalidInput(f"every square of the {board} board is removed; leave at least one")
+    if start is not None:
+        first_square = board.index(start)
+        if first_square in gone:
+            raise InvalidInput(f"start {tuple(start)} is a removed square; choose one on the board")
+        starts = [first_square]
+    elif closed:
+        degree = {s: sum(1 for t in board.neighbours[s] if t >= 0 and t not in gone) for s in available}
+        starts = [min(available, key=lambda s: (degree[s], s))]
+    else:
+        starts = sorted({min(orbit) for orbit in _orbits(board, gone).values()})
+    removed_squares = tuple(sorted(board.coords(s) for s in gone))
+    units = []
+    for s in starts:
+        for path in _paths(board, gone, [s], depth):
+            squares = [board.coords(t) for t in path]
+            units.append(CensusUnit(
+                board.n, board.m, squares[0], squares[1] if len(squares) > 1 else None, bool(closed),
+                removed_squares, tuple(squares[2:]),
+            ))
+    return units
+
+
+def _paths(board: Board, gone: set[int], path: list[int], depth: int) -> list[list[int]]:
+    """Every knight's path that extends ``path`` by ``depth`` moves (or as far as it goes, if it stops sooner)."""
+    moves = [[int(t) for t in row if t >= 0 and int(t) not in gone] for row in board.neighbours]
+    found: list[list[int]] = []
+
+    def extend(path: list[int], depth: int) -> None:
+        before = len(found)
+        if depth > 0:
+            for t in moves[path[-1]]:
+                if t not in path:
+                    path.append(t)
+                    extend(path, depth - 1)
+                    path.pop()
+        if len(found) == before:  # no move left, or deep enough
+            found.append(list(path))
+
+    extend(list(path), depth)
+    return found
+
+
+def assemble(board: Board, units: list[CensusUnit], results: list[UnitCount]) -> Census:
+    """Put the counts of ``units`` (as :func:`census_units` made them) together into a :class:`Census`.
+
+    Open tours: a start's count is the sum over its first moves, and every square of its
+    symmetry class has the same count (a symmetry maps tours to tours one-to-one). Closed
+    tours: ``2 * cycles`` directed tours start on every square.
+
+    >>> units = census_units(Board(3, 4))
+    >>> census = assemble(Board(3, 4), units, [count_unit(unit) for unit in units])
+    >>> census.total, census.counts[0].tolist()
+    (16, [2, 0, 0, 2])
+    """
+    if len(units) != len(results):
+        raise InvalidInput(f"{len(units)} units but {len(results)} results; give one result per unit")
+    if not units:
+        raise InvalidInput("a census needs at least one unit")
+    closed, removed = units[0].closed, units[0].removed
+    gone = {board.index(square) for square in removed}
+    per_start: dict[int, int] = {}
+    for unit, result in zip(units, results):
+        if (unit.n, unit.m, unit.closed, unit.removed) != (board.n, board.m, closed, removed):
+            raise InvalidInput(f"unit {unit.key} belongs to another census than {board} {units[0].key}")
+        s = board.index(unit.start)
+        per_start[s] = per_start.get(s, 0) + result.tours
+    counts = np.full(board.size, -1, dtype=np.int64)
+    cycles = None
+    if closed:
+        if len(per_start) != 1:
+            raise InvalidInput(f"a closed census searches one start square; these units have {len(per_start)}")
+        (directed,) = per_start.values()
+        cycles = directed // 2 if board.size - len(gone) >= 3 else 0
+        counts[[t for t in range(board.size) if t not in gone]] = 2 * cycles
+    else:
+        orbits = _orbits(board, gone)
+        for s, directed in per_start.items():
+            for t in orbits[s]:
+                counts[t] = directed
+    return Census(
+        board=board, closed=closed, counts=counts.reshape(board.n, board.m),
+        nodes=sum(result.nodes for result in results), units=len(units),
+        searched_starts=tuple(board.coords(s) for s in sorted(per_start)), removed=removed, cycles=cycles,
+    )
+
+
+def census(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    start: Square | None = None,
+    map_units: Callable[..., Iterable[UnitCount]] = map,
+    compiled: bool | None = None,
+    prune: bool = True,
+    depth: int = 1,
+) -> Census:
+    """Count every directed open tour (or closed tour) of ``board``, per start square.
+
+    Parameters
+    ----------
+    board : the board, at most 64 squares.
+    closed : count closed tours (re-entrant: the last square a knight move from the first).
+    removed : squares taken off the board, ``(row, col)``.
+    start : count only the tours from this square.
+    map_units : how to run the units, ``map(count_unit, units)`` by default; pass an
+        executor's ``map`` to run them in parallel.
+    compiled : force the compiled (True) or interpreted (False) kernel; see :mod:`knight.engine.kernel`.
+    prune : use the kernel's exact pruning (default); False is plain backtracking, for checks.
+    depth : moves fixed by each unit (see :func:`census_units`); more units for more workers.
+
+    Returns a :class:`Census`: per-square counts, totals and the nodes searched.
+
+    Example
+    -------
+    >>> result = census(Board(5, 5))
+    >>> result.total, int(result.counts[0, 0]), int(result.counts[0, 1])
+    (1728, 304, 0)
+
+    Reference: Eiffel text, Try_All; exact counts in OEIS A165134 (open, n × n) and
+    A001230 (closed, 2n × 2n), and Löbbing & Wegener (1996) for 8 × 8 closed tours.
+    """
+    units = census_units(board, closed=closed, removed=removed, start=start, depth=depth)
+    results = list(map_units(UnitCounter(compiled=compiled, prune=prune), units))
+    return assemble(board, units, results)
+
+
+def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = None) -> UnitCount:
+    """Count the directed tours of one unit: from ``unit.start``, first move to ``unit.first``.
+
+    Parameters
+    ----------
+    unit : the unit, from :func:`census_units`.
+    prune : use the kernel's exact pruning (default); False runs plain backtracking, for checks.
+    compiled : force the compiled (True) or interpreted (False) kernel.
+
+    Returns ``UnitCount(tours, nodes)``, nodes being the squares placed (start and first move included).
+
+    Example
+    -------
+    >>> count_unit(CensusUnit(3, 4, (0, 0), (1, 2)))
+    UnitCount(tours=2, nodes=18)
+
+    Reference: Eiffel text, Try_All.
+    """
+    board = unit.board
+    gone = _check_removed(board, unit.removed)
+    prefix = [board.index(square) for square in unit.prefix]
+    if any(s in gone for s in prefix):
+        raise InvalidInput(f"unit {unit.key} starts or moves onto a removed square")
+    for a, b in zip(prefix, prefix[1:]):
+        if b not in board.neighbours[a]:
+            raise InvalidInput(f"unit {unit.key}: {board.coords(b)} is not a knight move from {board.coords(a)}")
+    if len(set(prefix)) < len(prefix):
+        raise InvalidInput(f"unit {unit.key} visits a square twice")
+    tours, nodes = _run(unit, prune, compiled, np.zeros((0, board.size), dtype=np.int16))
+    if unit.closed and board.size - len(gone) < 3:
+        tours = 0  # a closed tour is a cycle: at least three squares (as Tour.closed says)
+    return UnitCount(tours, nodes)
+
+
+def _run(unit: CensusUnit, prune: bool, compiled: bool | None, record: np.ndarray) -> tuple[int, int]:
+    """Run the kernel on one (checked) unit, writing the first tours into ``record``."""
+    board = unit.board
+    masks, bits, colours = _tables(board)
+    available = np.uint64(0)
+    for s in range(board.size):
+        if board.coords(s) not in unit.removed:
+            available |= bits[s]
+    prefix = [board.index(square) for square in unit.prefix]
+    count = _count_tours.choose(board.size, compiled)
+    tours, nodes, _ = count(board.neighbours, masks, bits, colours, available, np.array(prefix, dtype=np.int64),
+                            bool(unit.closed), bool(prune), record)
+    return int(tours), int(nodes)
+
+
+def closed_tours(unit: CensusUnit, *, limit: int = 1_000_000, compiled: bool | None = None) -> np.ndarray:
+    """Every closed tour of one closed-tour unit, as rows of squares (plain ints) in visiting order.
+
+    For telling closed tours apart up to the board's symmetries (:func:`cycles_up_to_symmetry`).
+    Raises :class:`InvalidInput` when there are more than ``limit`` of them.
+
+    >>> closed_tours(census_units(Board(3, 4), closed=True)[0]).shape
+    (0, 12)
+    """
+    if not unit.closed:
+        raise InvalidInput(f"unit {unit.key} counts open tours; closed_tours lists closed ones")
+    expected = count_unit(unit, compiled=compiled).tours
+    if expected > limit:
+        raise InvalidInput(f"{unit.key} has {expected:,} closed tours, more than the limit {limit:,}")
+    board = unit.board
+    record = np.zeros((expected, board.size - len(unit.removed)), dtype=np.int16)
+    _run(unit, True, compiled, record)
+    return record.astype(np.int64)
+
+
+def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = 1_000_000) -> int:
+    """The number of closed tours up to start square, direction and the board's symmetries.
+
+    Lists every closed tour through one square (there are at most ``limit``), takes each as
+    its set of undirected edges, and counts the classes of edge sets under the symmetries
+    that keep ``removed`` in place.
+
+    >>> cycles_up_to_symmetry(Board(3, 10))  # of 16 closed tours
+    6
+
+    Reference: the 9,862 closed tours of 6 × 6 fall into 1,245 classes under the board's
+    eight symmetries (OEIS A001230 and its symmetric companion).
+    """
+    gone = _check_removed(board, removed)
+    units = census_units(board, closed=True, removed=removed)
+    rows = [closed_tours(unit, limit=limit) for unit in units]
+    tours = np.concatenate(rows) if rows else np.zeros((0, board.size), dtype=np.int64)
+    if len(tours) == 0:
+        return 0
+    edges = np.stack([tours, np.roll(tours, -1, axis=1)], axis=2)  # (tour, step, 2)
+    rows_of, cols_of = np.divmod(np.arange(board.size), board.m)
+    canonical = None
+    for symmetry in _keeping(board, gone):
+        r, c = symmetry(rows_of, cols_of)
+        image = np.sort((r * board.m + c)[edges], axis=2)
+        codes = np.sort(image[..., 0] * board.size + image[..., 1], axis=1)
+        canonical = codes if canonical is None else _row_minimum(canonical, codes)
+    return len(np.unique(canonical, axis=0))
+
+
+def _row_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row by row, the lexicographically smaller of two integer arrays of the same shape."""
+    differ = a != b
+    first = np.argmax(differ, axis=1)
+    rows = np.arange(len(a))
+    take_b = differ[rows, first] & (b[rows, first] < a[rows, first])
+    return np.where(take_b[:, None], b, a)
+
+
+@dataclass(frozen=True)
+class UnitCounter:
+    """:func:`count_unit` with fixed options, as one picklable callable for a pool's ``map``.
+
+    >>> UnitCounter()(CensusUnit(3, 4, (0, 0), (1, 2))).tours
+    2
+    """
+
+    compiled: bool | None = None
+    prune: bool = True
+
+    def __call__(self, unit: CensusUnit) -> UnitCount:
+        return count_unit(unit, prune=self.prune, compiled=self.compiled)
+
+
+def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
+    return {board.index(tuple(square)) for square in removed}
+
+
+def _keeping(board: Board, gone: set[int]) -> list[Any]:
+    """The board's symmetries that map the removed squares onto themselves."""
+    rows, cols = np.divmod(np.array(sorted(gone), dtype=np.int64), board.m)
+    keep = []
+    for symmetry in board.symmetries():
+        r, c = symmetry(rows, cols)
+        if set((r * board.m + c).tolist()) == gone:
+            keep.append(symmetry)
+    return keep
+
+
+def _orbits(board: Board, gone: set[int]) -> dict[int, list[int]]:
+    """For every square on the board, the squares the kept symmetries carry it to."""
+    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
+    images = [symmetry(rows, cols) for symmetry in _keeping(board, gone)]
+    return {
+        s: sorted({int(r[s] * board.m + c[s]) for r, c in images})
+        for s in range(board.size) if s not in gone
+    }
+
+
+def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's tables: the neighbour mask and the bit of every square, and its colour."""
+    bits = np.array([1 << s for s in range(board.size)], dtype=np.uint64)
+    masks = np.zeros(board.size, dtype=np.uint64)
+    for s in range(board.size):
+        for t in board.neighbours[s]:
+            if t >= 0:
+                masks[s] |= bits[t]
+    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
+    return masks, bits, (rows + cols) % 2
+
+
+@kernel(compile_from=16)
+def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, prune, record):  # pragma: no cover
+    """Count the tours that begin with ``prefix``; return ``(tours, nodes, recorded)``.
+
+    A depth-first search over the squares of ``available`` (a bitboard), the visited set
+    one 64-bit word. ``nodes`` counts squares placed on the path, the prefix included.
+    Open tours end anywhere; closed tours end a knight move from the start. When
+    ``record`` has rows, the first tours found are written there, one per row.
+
+    With ``prune``, a partial path is abandoned as soon as a condition that every
+    completion needs fails. Let ``c`` be the current (last) square, ``U`` the unvisited
+    squares, and the *targets* ``T`` = ``U`` for open tours, ``U`` plus the start for
+    closed tours (a closed tour must still come back to its start). The degree of a square
+    is its number of neighbours in ``T``. The rest of a tour is a path from ``c`` through
+    all of ``U`` (and, closed, on to the start):
+
+    1. Colour count (checked once, after the start is placed; moves keep it true): a
+       knight's path alternates colours, so the squares after ``c`` are ``ceil(|U|/2)`` of
+       the other colour than ``c`` and ``floor(|U|/2)`` of its colour; a closed tour has
+       as many of each colour in all.
+    2. No target of degree 0: a square of ``U`` has a square before it on the path, from
+       ``T`` or ``c``, and one after, from ``T`` — unless it is the last square of an open
+       tour. A square that just lost its last neighbour in ``T`` is next to ``c``; it can
+       only be the next and last square, so the path dies unless ``|U| == 1`` (open). For
+       a closed tour every square of ``U`` has a successor in ``T`` and the start needs a
+       predecessor in ``U``, so degree 0 is fatal while ``U`` is not empty.
+    3. Degree 1 (open tours): a square ``u`` of ``U`` with one neighbour in ``U`` is
+       either the next square (entered from ``c``) or the last one (entered from that
+       neighbour). There is one next and one last square, so: at most two such squares;
+       at most one of them not next to ``c``; and when there are two, the next move takes
+       one of them.
+    4. Degree 1 (closed tours): the last square is fixed (the start), so a square of ``U``
+       with one neighbour in ``T`` must be next: at most one such square, next to ``c``,
+       and the next move takes it.
+
+    Rules 2–4 are Warnsdorff's degrees read as a proof that a branch is dead; none of them
+    removes a tour, so the counts are exact (the tests compare them with ``prune=False``).
+    """
+    size = neighbours.shape[0]
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    start = prefix[0]
+    unvisited = available
+    target = available  # T: for a closed tour the start stays a target
+    degree = np.zeros(size, dtype=np.int64)
+    ones = zero  # squares of degree 1 (bits also set for visited squares; always masked)
+    for s in range(size):
+        degree[s] = 0
+        for k in range(8):
+            t = neighbours[s, k]
+            if t >= 0 and (available & bits[t]) != zero:
+                degree[s] += 1
+        if degree[s] == 1:
+            ones |= bits[s]
+    remaining = 0  # |U| before the start is placed
+    for s in range(size):
+        if (available & bits[s]) != zero:
+            remaining += 1
+    path = np.empty(size, dtype=np.int64)
+    allowed = np.empty(size, dtype=np.uint64)
+    next_move = np.zeros(size, dtype=np.int64)
+    last_required = 0 if closed else 1  # rule 2: a degree-0 target survives only as the last square
+
+    tours = 0
+    nodes = 0
+    recorded = 0
+    depth = 0
+    square = start
+    while True:
+        # Place `square` at `depth`.
+        nodes += 1
+        path[depth] = square
+        unvisited &= ~bits[square]
+        if not (closed and depth == 0):
+            target &= ~bits[square]
+        remaining -= 1
+        dead = False
+        for k in range(8):
+            t = neighbours[square, k]
+            if t >= 0:
+                if depth == 0 and closed:
+                    continue  # the start stays a target: its neighbours keep their degree
+                degree[t] -= 1
+                if degree[t] == 1:
+                    ones |= bits[t]
+                else:
+                    ones &= ~bits[t]
+                if degree[t] == 0 and (target & bits[t]) != zero and remaining > last_required:
+                    dead = True
+        if prune and depth == 0:  # rule 1
+            other = 0
+            for s in range(size):
+                if (unvisited & bits[s]) != zero and colours[s] != colours[start]:
+                    other += 1
+                if (target & bits[s]) != zero and degree[s] == 0 and remaining > last_required:
+                    dead = True  # rule 2 for squares isolated from the outset
+            same = remaining - other
+            if closed:
+                dead = dead or other != same + 1
+            else:
+                dead = dead or not (other == same or other == same + 1)
+
+        candidates = zero
+        if remaining == 0:
+            if not closed or (masks[square] & bits[start]) != zero:
+                if recorded < record.shape[0]:
+                    for i in range(depth + 1):
+                        record[recorded, i] = path[i]
+                    recorded += 1
+                tours += 1
+        elif not (prune and dead):
+            candidates = masks[square] & unvisited
+            if prune:
+                x = ones & unvisited
+                if closed:  # rule 4
+                    if x != zero:
+                        if (x & (x - one)) != zero or (x & masks[square]) == zero:
+                            candidates = zero
+                        else:
+                            candidates = x
+                elif x != zero:  # rule 3
+                    x2 = x & (x - one)
+                    away = x & ~masks[square]
+                    if x2 != zero and (x2 & (x2 - one)) != zero:
+                        candidates = zero
+                    elif away != zero and (away & (away - one)) != zero:
+                        candidates = zero
+                    elif x2 != zero:
+                        candidates &= x
+            if depth + 1 < prefix.shape[0]:
+                candidates &= bits[prefix[depth + 1]]
+        allowed[depth] = candidates
+        next_move[depth] = 0
+
+        # Take the next allowed move, unplacing squares whose moves are all tried.
+        while True:
+            found = -1
+            current = path[depth]
+            while next_move[depth] < 8:
+                t = neighbours[current, next_move[depth]]
+                next_move[depth] += 1
+                if t >= 0 and (allowed[depth] & bits[t]) != zero:
+                    found = t
+                    break
+            if found >= 0:
+                square = found
+                depth += 1
+                break
+            # Unplace `current`.
+            unvisited |= bits[current]
+            target |= bits[current]
+            remaining += 1
+            for k in range(8):
+                t = neighbours[current, k]
+                if t >= 0:
+                    if depth == 0 and closed:
+                        continue
+                    degree[t] += 1
+                    if degree[t] == 1:
+                        ones |= bits[t]
+                    else:
+                        ones &= ~bits[t]
+            if depth == 0:
+                return tours, nodes, recorded
+            depth -= 1
