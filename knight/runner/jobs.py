@@ -52,6 +52,7 @@ _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
 PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
     "naive": {}, "static": {}, "warnsdorff": {"tie": "first"},
     "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
+    "parberry": {},
 }
 
 
