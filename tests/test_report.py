@@ -49,6 +49,10 @@ starts = [[0, 0]]
 method = "backtrack"
 params = { order = "warnsdorff", closed = [false, true] }
 [[sweep]]
+boards = [8]
+starts = [[0, 0]]
+method = "parberry"
+[[sweep]]
 boards = ["5..70"]
 starts = [[0, 0]]
 method = "warnsdorff"
@@ -132,6 +136,13 @@ def test_answers_equal_values_computed_independently(key_pdf):
 
     failing = [m for m in range(5, 71) if not find_tour(Board(m, m), (0, 0), "warnsdorff").full]
     assert f"the plain rule first fails at m = {failing[0]}" in text
+
+    parberry = find_tour(Board(8, 8), (0, 0), "parberry")
+    steps = {frozenset(p) for p in zip(parberry.squares, parberry.squares[1:] + parberry.squares[:1])}
+    corners = [((1, 0), (0, 2)), ((2, 0), (0, 1)), ((1, 7), (0, 5)), ((2, 7), (0, 6)),
+               ((6, 0), (7, 2)), ((5, 0), (7, 1)), ((6, 7), (7, 5)), ((5, 7), (7, 6))]
+    used = sum(frozenset(c) in steps for c in corners)
+    assert f"8x8 {'closed' if parberry.closed else 'NOT closed'}, {used} of 8 corner moves" in text
 
 
 def test_numbers_come_from_the_store(store, tmp_path):

@@ -112,3 +112,11 @@ def test_results_in_json_and_csv_agree(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         keys = db.execute("SELECT key_directed, key_undirected, key_symmetric, length(path) FROM tours").fetchall()
     assert all(all(k) for k in keys) and len(keys) == sum(row["tasks"] for row in rows)
+
+
+def test_workers_can_warm_up_every_method():
+    """The warm-up builds one tour with each method; a method that refuses its board would break every run."""
+    from knight.engine import METHODS
+    from knight.runner.work import warm_up
+
+    warm_up(set(METHODS))

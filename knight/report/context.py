@@ -15,6 +15,7 @@ import numpy as np
 from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
+from knight.engine.parberry import structured_moves
 from knight.report.charts import histogram_svg, success_by_size_svg
 from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
 from knight.report.reach import judge_claims, reach_by_rule
@@ -161,18 +162,43 @@ def eiffel_section(results: Results) -> dict[str, Any]:
         },
         "closed_tours": closed_tours,
         "colouring": _colouring_check(results),
+        "parberry": _parberry(results),
     }
 
 
 def _colouring_check(results: Results) -> list[dict[str, Any]]:
-    """For each odd board in the store: runs from minority-colour starts, and how many gave a full tour."""
-    rows = []
+    """Runs from minority-colour starts on odd boards, and how many gave a full tour: the boards up to
+    9 x 9 one by one, then all odd boards in the store together."""
+    rows, runs, full, boards = [], 0, 0, 0
     for n, m in sorted({(r.n, r.m) for r in results.records if (r.n * r.m) % 2 == 1}):
         minority = [r for r in results.select(n=n, m=m) if (r.start[0] + r.start[1]) % 2 == 1]
-        if minority:
+        if not minority:
+            continue
+        boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
+        if n * m <= 81:
             rows.append({"board": f"{n}x{m}", "runs": len(minority), "full": sum(r.full for r in minority),
                          "squares": sum(1 for s in range(n * m) if sum(divmod(s, m)) % 2 == 1)})
+    if boards > len(rows):
+        rows.append({"board": f"all {boards} odd boards", "runs": runs, "full": full, "squares": "—"})
     return rows
+
+
+def _parberry(results: Results) -> dict[str, Any] | None:
+    """Parberry's structured closed tours in the store: the 8 x 8 one drawn, every board's join property checked."""
+    records = [r for r in results.select("parberry") if r.path]
+    if not records:
+        return None
+    boards = []
+    for record in records:
+        tour = record.tour()
+        moves = {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
+        corner = structured_moves(record.n, record.m)
+        boards.append({"board": f"{record.n}x{record.m}", "closed": record.closed,
+                       "corner_moves": sum(frozenset(pair) in moves for pair in corner), "of": len(corner)})
+    eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
+    return {"boards": boards, "svg": tour_svg(eight.tour(), title=f"Parberry's closed tour of {eight.n}x{eight.m}",
+                                               highlight=structured_moves(eight.n, eight.m)),
+            "board": f"{eight.n}x{eight.m}"}
 
 
 # --- The Warnsdorff blog ----------------------------------------------------------------------------

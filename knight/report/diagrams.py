@@ -8,14 +8,17 @@ as in the project's conventions.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Sequence
+
 import numpy as np
 
 from knight.engine import Board, Tour
+from knight.engine.board import Square
 
 SQUARE = 40
 MARGIN = 18
 LIGHT, DARK = "#f3e7cf", "#d2b48c"
-PATH, START, END = "#1f4e79", "#2e7d32", "#c62828"
+PATH, START, END, HIGHLIGHT = "#1f4e79", "#2e7d32", "#c62828", "#f2a93b"
 TEXT = "#222"
 #: Boards larger than this per side show the path only, no numbers.
 NUMBERED_UP_TO = 16
@@ -23,11 +26,13 @@ NUMBERED_UP_TO = 16
 DETAILED_UP_TO = 40
 
 
-def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = None) -> str:
+def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = None,
+             highlight: Sequence[tuple[Square, Square]] = ()) -> str:
     """A tour on its board: numbered squares, the path as lines, start and end marked,
     and the closing move dashed on a closed tour.
 
-    ``numbers`` shows the visit numbers (default: on boards up to :data:`NUMBERED_UP_TO` per side).
+    ``numbers`` shows the visit numbers (default: on boards up to :data:`NUMBERED_UP_TO` per side);
+    ``highlight`` draws the given moves (pairs of squares) boldly, e.g. Parberry's corner moves.
     """
     board = tour.board
     numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
@@ -39,6 +44,10 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = Non
         ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": PATH,
                                     "stroke-width": _f(width), "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
                                     "class": "closing-move"})
+    for a, b in highlight:
+        (x0, y0), (x1, y1) = _centre(*a), _centre(*b)
+        ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": HIGHLIGHT,
+                                    "stroke-width": _f(width * 3.5), "stroke-linecap": "round", "class": "highlight"})
     if len(centres) > 1:
         ET.SubElement(svg, "polyline", {
             "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres), "fill": "none", "stroke": PATH,

@@ -52,4 +52,5 @@ def _faults() -> Faults:
 def warm_up(methods: set[str]) -> None:
     """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them."""
     for method in sorted(methods):
-        find_tour(Board(5, 5), (0, 0), method, compiled=True)
+        # 6 x 6 is small and every method takes it (Parberry's smallest board); a search needs only a taste.
+        find_tour(Board(6, 6), (0, 0), method, compiled=True, **({"budget": 1000} if method == "backtrack" else {}))
