@@ -36,6 +36,12 @@ def test_no_full_tour_prints_the_partial_tour_and_exits_1(capsys):
 def test_backtrack_says_when_no_tour_exists(capsys):
     status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--start", "1", "0")
     assert status == 1 and "tried every path" in out and "nodes" in out
+    assert "Theory: no tour exists (colouring" in out
+
+
+def test_a_heuristic_that_misses_a_tour_is_told_one_exists(capsys):
+    status, out, _ = run(capsys, "tour", "8", "--method", "naive")
+    assert status == 1 and "Theory: a tour exists" in out
 
 
 def test_closed_tour_is_reported_closed(capsys):

@@ -11,6 +11,7 @@ import typer
 from knight.cli import app
 from knight.engine import Board, Tour, find_tour
 from knight.engine.methods import METHODS
+from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 
 EXIT_FULL_TOUR = 0
 EXIT_NO_FULL_TOUR = 1
@@ -38,7 +39,7 @@ def tour(
     given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget}
     params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
     found = find_tour(board, tuple(start), method, **params)
-    typer.echo(json.dumps(found.to_dict()) if as_json else describe(found))
+    typer.echo(json.dumps({**found.to_dict(), "theory": str(theory(found))}) if as_json else describe(found))
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
 
 
@@ -67,4 +68,12 @@ def describe(found: Tour) -> str:
                 if found.budget_exhausted
                 else " The search tried every path: no such tour starts here."
             )
+        verdict += f"\nTheory: {theory(found)}."
     return f"{title}\n{format_array(found.array())}\n{verdict}"
+
+
+def theory(found: Tour) -> Verdict:
+    """What theory says of the tour that was asked for: a closed tour of the board, or an open one from the start."""
+    if found.params.get("closed"):
+        return closed_tour_verdict(found.board)
+    return open_tour_verdict(found.board, found.start)
