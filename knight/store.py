@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import numpy as np
 
 from knight.engine import Board, InvalidInput, Tour
 from knight.engine.codec import decode_path, encode_path, encoded_size
@@ -142,22 +143,29 @@ class TaskResult:
         )
 
 
-def validate(result: TaskResult) -> str:
-    """Check a result's tour as it will be stored: a knight's path on its board (decoded from
-    ``moves``), as long, full and closed as the result says, and the same path its directed key
-    names. Return '' when sound, else what is wrong. Workers call this on every result before
-    sending it. (A result without ``moves``, on a board too large to keep it, was validated as a
-    :class:`Tour` when built; only its completeness is checked here.)"""
+def validate(result: TaskResult, built: Tour | None = None) -> str:
+    """Check a result's tour as it will be stored; return '' when sound, else what is wrong.
+
+    Without ``built``, the tour is decoded from ``moves`` and rebuilt as a :class:`Tour` (so
+    validated: on the board, no square twice, knight moves), and must be as long, full and
+    closed as the result says, and the path its directed key names. With ``built``, the tour the
+    result was made from (already validated when it was built, as in a worker, which checks every
+    result before sending it), ``moves`` must decode to exactly its squares, and the result carry
+    its flags and key. A result without ``moves`` (a board too large to keep the path) is checked
+    for completeness only: its tour was validated when built.
+    """
     if not result.ok:
         return ""
     problem = _incomplete(result)
     if problem or result.moves is None:
         return problem
     try:
-        tour = Tour(board=Board(result.n, result.m), path=decode_path(result.moves, result.n, result.m),
-                    method=result.method)
+        path = decode_path(result.moves, result.n, result.m)
+        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method)
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
+    if built is not None and not np.array_equal(path, built.path):
+        return "invalid tour: its stored form does not decode to its squares"
     if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
         return "invalid tour: its length, fullness or closedness does not match its squares"
     if tour.key_directed != result.key_directed:

@@ -60,7 +60,8 @@ def test_a_large_tour_is_a_quarter_of_its_int32_squares():
 
 @pytest.mark.parametrize("path, message", [
     ([], "empty path"), ([0, 1], "not a knight move"), ([0, 0], "not a knight move"),
-    ([5, 5 + 2 * 8 + 2], "not a knight move"), ([-1, 9], "cannot encode square"),
+    ([5, 5 + 2 * 8 + 2], "not a knight move"), ([-1, 9], "cannot encode square -1"),
+    (np.array([9, -6], dtype=np.int32), "cannot encode square -6"), ([0, 2**40], "more than a board holds"),
 ])
 def test_encode_refuses_what_is_not_a_knights_path(path, message):
     with pytest.raises(InvalidInput, match=message):

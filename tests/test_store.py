@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from knight.engine import Board, Tour, find_tour
+from knight.engine.codec import encode_path
 from knight.report.data import load_results
 from knight.report.records import MissingData
 from knight.store import (PATH_KEPT_UP_TO_SQUARES, SCHEMA_VERSION, PathNotKept, Store, StoreVersionError,
@@ -73,6 +74,16 @@ def test_validation_catches_a_tampered_result(change, problem):
     result, _ = result_of(8, 8)
     assert validate(result) == ""
     assert problem in validate(change(result))
+
+
+def test_a_worker_checks_that_the_stored_form_decodes_to_the_tour_it_built():
+    result, tour = result_of(8, 8)
+    other, _ = result_of(8, 8, "other")
+    assert validate(result, tour) == ""
+    reversed_moves = encode_path(tour.path[::-1], 8)  # a sound tour, but not the one built
+    assert validate(replace(result, moves=reversed_moves)) != ""  # its key names the other direction
+    assert "does not decode to its squares" in validate(replace(result, moves=reversed_moves), tour)
+    assert "not the tour its key names" in validate(replace(other, key_directed="0" * 32), tour)
 
 
 def test_a_store_of_another_version_is_refused_in_one_line(tmp_path):

@@ -27,9 +27,10 @@ HEADER_BYTES = 4
 
 _DR = np.array(VERTICAL, dtype=np.int32)
 _DC = np.array(HORIZONTAL, dtype=np.int32)
-# Move number of a step (dr, dc), looked up at (dr + 2) * 5 + (dc + 2); -1 for a step that is not a knight move.
-_MOVE_OF = np.full(25, -1, dtype=np.int16)
-_MOVE_OF[(_DR + 2) * 5 + (_DC + 2)] = np.arange(8)
+# Move number of a step (dr, dc) with dr and dc first clipped to -3..3, looked up at (dr + 3) * 7 + (dc + 3);
+# -1 for a step that is not a knight move (a clipped step never is).
+_MOVE_OF = np.full(49, -1, dtype=np.int8)
+_MOVE_OF[(_DR + 3) * 7 + (_DC + 3)] = np.arange(8)
 
 
 def encoded_size(length: int) -> int:
@@ -44,20 +45,30 @@ def encode_path(path: Sequence[int] | np.ndarray, m: int) -> bytes:
     knight move. (Squares past the board's last row cannot be seen without ``n``: the caller's
     :class:`~knight.engine.Tour` has checked them.)
     """
-    squares = np.asarray(path, dtype=np.int64).reshape(-1)
+    squares = np.asarray(path).reshape(-1)
     if squares.size == 0:
         raise InvalidInput("cannot encode an empty path: a tour visits at least its start square")
-    if squares.min() < 0 or squares.max() > 0xFFFFFFFF:
-        raise InvalidInput(f"cannot encode square {int(squares[(squares < 0) | (squares > 0xFFFFFFFF)][0])}")
-    rows, cols = np.divmod(squares, m)
-    dr, dc = np.diff(rows), np.diff(cols)
-    near = (np.abs(dr) <= 2) & (np.abs(dc) <= 2)
-    moves = _MOVE_OF[np.where(near, (dr + 2) * 5 + (dc + 2), 12)]  # 12: (0, 0), not a knight move
+    if squares.dtype != np.int32:  # a Tour's path is int32 already: no copy then
+        wide = squares.astype(np.int64)
+        if wide.max() > np.iinfo(np.int32).max:
+            raise InvalidInput(f"cannot encode square {int(wide.max())}: more than a board holds")
+        squares = wide.astype(np.int32)
+    if squares.min() < 0:
+        raise InvalidInput(f"cannot encode square {int(squares.min())}")
+    rows, cols = np.divmod(squares, np.int32(m))
+    dr, dc = rows[1:] - rows[:-1], cols[1:] - cols[:-1]
+    for step in (dr, dc):  # clipped to -3..3 (in place: np.clip is slower on short arrays)
+        np.minimum(step, 3, out=step)
+        np.maximum(step, -3, out=step)
+    dr *= 7
+    dr += dc
+    dr += 24
+    moves = _MOVE_OF.take(dr)
     if moves.size and moves.min() < 0:
         i = int(np.argmax(moves < 0))
         raise InvalidInput(f"cannot encode step {i + 1}, from square {int(squares[i])} to {int(squares[i + 1])}: "
                            "not a knight move")
-    return int(squares[0]).to_bytes(HEADER_BYTES, "little") + moves.astype(np.uint8).tobytes()
+    return int(squares[0]).to_bytes(HEADER_BYTES, "little") + moves.tobytes()
 
 
 def decode_path(blob: bytes, n: int, m: int) -> np.ndarray:
@@ -76,12 +87,13 @@ def decode_path(blob: bytes, n: int, m: int) -> np.ndarray:
     rows = np.empty(moves.size + 1, dtype=np.int32)
     cols = np.empty(moves.size + 1, dtype=np.int32)
     rows[0], cols[0] = divmod(start, m)
-    np.cumsum(_DR[moves], out=rows[1:])
-    np.cumsum(_DC[moves], out=cols[1:])
-    rows[1:] += rows[0]
-    cols[1:] += cols[0]
-    off = (rows < 0) | (rows >= n) | (cols < 0) | (cols >= m)
-    if off.any():
-        i = int(np.argmax(off))
+    _DR.take(moves, out=rows[1:])
+    _DC.take(moves, out=cols[1:])
+    np.cumsum(rows, dtype=np.int32, out=rows)
+    np.cumsum(cols, dtype=np.int32, out=cols)
+    if rows.min() < 0 or rows.max() >= n or cols.min() < 0 or cols.max() >= m:
+        i = int(np.argmax((rows < 0) | (rows >= n) | (cols < 0) | (cols >= m)))
         raise InvalidInput(f"move {i} of an encoded path leaves the {n}x{m} board")
-    return rows * np.int32(m) + cols
+    rows *= np.int32(m)
+    rows += cols
+    return rows
