@@ -147,8 +147,10 @@ class ProcessPool:
                     if results is not None:
                         chunk = worker.sent.popleft()
                         feed(worker)  # before storing, so that the worker always has its next chunk
-                        on_results([replace(r, attempts=crashes[t.key] + 1) if crashes[t.key] else r
-                                    for r, t in zip(results, chunk)])
+                        if crashes:  # count the runs lost with dead workers in the tasks' attempts
+                            results = [replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r
+                                       for r, t in zip(results, chunk)]
+                        on_results(results)
                     elif worker.process.sentinel in ready or not worker.process.is_alive():
                         workers[workers.index(worker)] = self._replace(worker, queue, crashes, on_results)
         finally:
