@@ -9,8 +9,15 @@ Tables:
 * ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with the
   reason and the number of attempts. A task without a row here has not finished yet.
 * ``tours`` — the tour each done task built: length, full, closed, work, its three
-  deduplication keys (directed, up to reversal, up to reversal and symmetry) and its
-  squares, as int32 ``row * m + col`` in order.
+  deduplication keys (directed, up to reversal, up to reversal and symmetry) and its path,
+  ``moves``: the start square and one byte per move (:mod:`knight.engine.codec`, a quarter of
+  the int32 squares). On boards over :data:`PATH_KEPT_UP_TO_SQUARES` squares ``moves`` is NULL:
+  such tours are validated in full and stored with their flags, counts and keys, but not their
+  path, so that a study of boards up to 1000 × 1000 does not fill the disk.
+
+The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
+written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
+give another path (``--store``).
 
 Every write is one short ``BEGIN IMMEDIATE`` transaction, so a run killed at any moment leaves
 every task either finished or not started, and two runs on one store take turns
@@ -31,11 +38,15 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from knight.engine import Board, InvalidInput, Tour
+from knight.engine.codec import decode_path, encode_path, encoded_size
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
 STORE_VARIABLE = "KNIGHT_STORE"
-SCHEMA_VERSION = 1
+#: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
+SCHEMA_VERSION = 2
+#: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
+PATH_KEPT_UP_TO_SQUARES = 100_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -59,7 +70,7 @@ CREATE TABLE IF NOT EXISTS tours (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
     closed INTEGER NOT NULL, success INTEGER NOT NULL, work INTEGER NOT NULL, work_unit TEXT NOT NULL,
     budget_exhausted INTEGER NOT NULL, key_directed TEXT NOT NULL, key_undirected TEXT NOT NULL,
-    key_symmetric TEXT NOT NULL, path BLOB NOT NULL
+    key_symmetric TEXT NOT NULL, moves BLOB
 );
 CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
 """
@@ -68,6 +79,28 @@ CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
 def store_path(given: str | Path | None = None) -> Path:
     """The store to use: ``given``, else ``$KNIGHT_STORE``, else :data:`DEFAULT_STORE`."""
     return Path(given or os.environ.get(STORE_VARIABLE) or DEFAULT_STORE)
+
+
+class StoreVersionError(InvalidInput):
+    """A store written by another version of knight: it is a cache, so it is refused, not migrated."""
+
+    def __init__(self, path: str | Path, version: int) -> None:
+        super().__init__(f"the store {path} has format version {version}, this knight writes version "
+                         f"{SCHEMA_VERSION}; delete it (its results are rebuilt by the next run) or give another "
+                         "path with --store")
+
+
+def schema_version(db: sqlite3.Connection) -> int | None:
+    """The format version of the store open on ``db``: None for an empty file, 0 for a store from
+    before versions were recorded (it has tables but no ``user_version``)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+        return None
+    return version
+
+
+class PathNotKept(LookupError):
+    """The tour is stored, but not its path (its board has more than PATH_KEPT_UP_TO_SQUARES squares)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +117,7 @@ class TaskResult:
     ok: bool
     error: str = ""
     attempts: int = 1
-    path: bytes = b""  # the squares visited, int32 row * m + col, in order
+    moves: bytes | None = None  # the path, encoded by knight.engine.codec; None when not kept (or not ok)
     length: int = 0
     full: bool = False
     closed: bool = False
@@ -98,35 +131,57 @@ class TaskResult:
 
     @classmethod
     def from_tour(cls, key: str, tour: Tour) -> TaskResult:
-        """The result of a task that built ``tour``."""
+        """The result of a task that built ``tour``: its path encoded, unless the board has more
+        than :data:`PATH_KEPT_UP_TO_SQUARES` squares."""
+        kept = tour.board.size <= PATH_KEPT_UP_TO_SQUARES
         return cls(
-            key, tour.board.n, tour.board.m, tour.method, ok=True, path=tour.path.astype("<i4").tobytes(),
+            key, tour.board.n, tour.board.m, tour.method, ok=True,
+            moves=encode_path(tour.path, tour.board.m) if kept else None,
             length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
             work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
             key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric,
         )
 
 
-def validate(result: TaskResult) -> str:
-    """Check a result's tour as it will be stored: a knight's path on its board (rebuilt from the
-    bytes), as long, full and closed as the result says, with its three keys. Return '' when
-    sound, else what is wrong. Workers call this on every result before sending it."""
+def validate(result: TaskResult, built: Tour | None = None) -> str:
+    """Check a result's tour as it will be stored; return '' when sound, else what is wrong.
+
+    Without ``built``, the tour is decoded from ``moves`` and rebuilt as a :class:`Tour` (so
+    validated: on the board, no square twice, knight moves), and must be as long, full and
+    closed as the result says, and the path its directed key names. With ``built``, the tour the
+    result was made from (already validated when it was built, as in a worker, which checks every
+    result before sending it), ``moves`` must decode to exactly its squares, and the result carry
+    its flags and key. A result without ``moves`` (a board too large to keep the path) is checked
+    for completeness only: its tour was validated when built.
+    """
     if not result.ok:
         return ""
+    problem = _incomplete(result)
+    if problem or result.moves is None:
+        return problem
     try:
-        tour = Tour(board=Board(result.n, result.m), path=np.frombuffer(result.path, dtype="<i4"),
-                    method=result.method)
+        path = decode_path(result.moves, result.n, result.m)
+        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method)
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
+    if built is not None and not np.array_equal(path, built.path):
+        return "invalid tour: its stored form does not decode to its squares"
     if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
         return "invalid tour: its length, fullness or closedness does not match its squares"
-    return _incomplete(result)
+    if tour.key_directed != result.key_directed:
+        return "invalid tour: its squares are not the tour its key names"
+    return ""
 
 
 def _incomplete(result: TaskResult) -> str:
     """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
-    if len(result.path) != 4 * result.length or not 0 < result.length <= result.n * result.m:
-        return "invalid tour: its squares do not match its length"
+    if not 0 < result.length <= result.n * result.m:
+        return "invalid tour: its length does not fit its board"
+    if result.moves is None:
+        if result.n * result.m <= PATH_KEPT_UP_TO_SQUARES:
+            return "invalid tour: its path is missing"
+    elif len(result.moves) != encoded_size(result.length):
+        return "invalid tour: its path does not match its length"
     if not all((result.key_directed, result.key_undirected, result.key_symmetric)):
         return "invalid tour: a deduplication key is missing"
     return ""
@@ -146,11 +201,17 @@ class Store:
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA foreign_keys = ON")
             with self.transaction():
+                version = schema_version(self.db)
+                if version not in (None, SCHEMA_VERSION):
+                    raise StoreVersionError(self.path, version)
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
             raise InvalidInput(f"cannot open the store {self.path}: {error}; give another path with --store") from None
+        except StoreVersionError:
+            self.db.close()
+            raise
 
     def close(self) -> None:
         self.db.close()
@@ -227,7 +288,7 @@ class Store:
             done.append((result.key, result.attempts, run_id, now))
             tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
                           result.work_unit, result.budget_exhausted, result.key_directed, result.key_undirected,
-                          result.key_symmetric, result.path))
+                          result.key_symmetric, result.moves))
         with self.transaction() as db:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
@@ -243,14 +304,20 @@ class Store:
             return db.total_changes - before
 
     def tour(self, task_key: str) -> Tour:
-        """The stored tour of a done task, rebuilt (and so validated again)."""
+        """The stored tour of a done task, decoded and rebuilt (and so validated again).
+
+        Raises :class:`KeyError` when the task has no stored tour, :class:`PathNotKept` when its
+        board was too large for the path to be kept."""
         row = self.db.execute(
-            "SELECT t.n, t.m, t.method, t.params, r.path, r.work, r.work_unit, r.budget_exhausted "
+            "SELECT t.n, t.m, t.method, t.params, r.moves, r.work, r.work_unit, r.budget_exhausted "
             "FROM tours r JOIN tasks t ON t.key = r.task_key WHERE r.task_key = ?", (task_key,)).fetchone()
         if row is None:
             raise KeyError(task_key)
-        n, m, method, params, path, work, unit, exhausted = row
-        return Tour(board=Board(n, m), path=np.frombuffer(path, dtype="<i4"), method=method,
+        n, m, method, params, moves, work, unit, exhausted = row
+        if moves is None:
+            raise PathNotKept(f"the path of task {task_key} on {n}x{m} was not kept: boards over "
+                              f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys")
+        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method,
                     params=json.loads(params), work=work, work_unit=unit, budget_exhausted=bool(exhausted))
 
     def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:

@@ -110,7 +110,7 @@ def test_results_in_json_and_csv_agree(tmp_path):
     assert "counted" in table and "starts full" in table
     with sqlite3.connect(store) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        keys = db.execute("SELECT key_directed, key_undirected, key_symmetric, length(path) FROM tours").fetchall()
+        keys = db.execute("SELECT key_directed, key_undirected, key_symmetric, length(moves) FROM tours").fetchall()
     assert all(all(k) for k in keys) and len(keys) == sum(row["tasks"] for row in rows)
 
 

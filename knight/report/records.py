@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-import numpy as np
-
 from knight.engine import Board, Tour
+from knight.engine.codec import decode_path
 from knight.engine.board import Square
 
 
@@ -34,7 +33,7 @@ class Record:
     key_directed: str
     key_undirected: str
     key_symmetric: str
-    path: bytes = b""  # int32 little-endian squares; empty when the store was asked not to load it
+    moves: bytes | None = None  # the path as knight.engine.codec encodes it; None when not loaded or not kept
     jobs: tuple[str, ...] = field(default=())
 
     @property
@@ -42,10 +41,11 @@ class Record:
         return Board(self.n, self.m)
 
     def tour(self) -> Tour:
-        """The stored tour, rebuilt and validated again."""
-        if not self.path:
+        """The stored tour, decoded, rebuilt and validated again; :class:`MissingData` when its path
+        was not loaded (or not kept, on a board too large)."""
+        if self.moves is None:
             raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
-        return Tour(board=self.board, path=np.frombuffer(self.path, dtype="<i4"), method=self.method,
+        return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
                     params=self.params, work=self.work, work_unit=self.work_unit,
                     budget_exhausted=self.budget_exhausted)
 

@@ -27,8 +27,8 @@ import json
 import random
 import re
 import tomllib
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -64,19 +64,22 @@ def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
 
 @dataclass(frozen=True)
 class Task:
-    """One unit of work: a method with its parameters, from one start square of one board."""
+    """One unit of work: a method with its parameters, from one start square of one board.
+
+    ``key`` is its stable identity: equal for equal work, whatever job or file asked for it.
+    """
 
     method: str
     params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, defaults filled in
     n: int
     m: int
     start: Square
+    key: str = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def key(self) -> str:
-        """A stable identity: equal for equal work, whatever job or file asked for it."""
+    def __post_init__(self) -> None:
+        # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).
         text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
-        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        object.__setattr__(self, "key", hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
 
     @property
     def params_dict(self) -> dict[str, Any]:
@@ -105,10 +108,11 @@ class Sweep:
 
     def tasks(self) -> Iterator[Task]:
         """Every task of the sweep, in a fixed order: board, then start, then parameters."""
+        grid = [tuple(sorted(params.items())) for params in self.param_grid]
         for board in self.boards:
             for start in start_squares(board, self.starts):
-                for params in self.param_grid:
-                    yield Task(self.method, tuple(sorted(params.items())), board.n, board.m, start)
+                for params in grid:
+                    yield Task(self.method, params, board.n, board.m, start)
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,16 @@
 
 The standard pools cannot say that: ``concurrent.futures`` fails every pending future when one
 worker dies, and ``multiprocessing.Pool`` waits forever. Here each worker has its own pipe and
-a shared counter: it takes one chunk of tasks at a time, writes into the counter the position
-of the task it starts (a store to shared memory, no system call), and sends the chunk's results
-in one message when the chunk is done. So when a worker dies (killed, out of memory) the parent
-knows the one task it was running. That task is retried, up to ``max_attempts`` runs in all, and
-then recorded as failed with the reason; the rest of the chunk goes back to the queue, and a
-fresh worker takes the dead one's place.
+a shared counter: it runs the chunks of tasks it is sent in order, writes into the counter the
+position of the task it starts (a store to shared memory, no system call), and sends a chunk's
+results in one message when the chunk is done. So when a worker dies (killed, out of memory) the
+parent knows the one task it was running. That task is retried, up to ``max_attempts`` runs in
+all, and then recorded as failed with the reason; the rest of its chunks go back to the queue,
+and a fresh worker takes the dead one's place.
+
+Each worker has up to :data:`IN_FLIGHT` chunks at once (the one it runs and the next, waiting
+in its pipe), so that it never idles while the parent stores another worker's results; and
+chunks shrink towards the end of a sweep (:func:`split`), so that the workers finish together.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import logging
 import multiprocessing
 import os
 from collections import Counter, deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
@@ -28,6 +32,12 @@ log = logging.getLogger("knight.runner.pool")
 
 #: Runs of a task, those lost with a dead worker included, before it is recorded as failed.
 MAX_ATTEMPTS = 3
+#: Chunks sent to a worker and not yet answered, at most: the one it runs and the next. (A chunk
+#: of tasks pickles to a few tens of kB, so the one waiting fits in the pipe's buffer and sending
+#: it never blocks the parent.)
+IN_FLIGHT = 2
+#: Tasks per chunk, at most, and at least (but for the last).
+MAX_CHUNK, MIN_CHUNK = 256, 8
 
 
 def start_method() -> str:
@@ -37,8 +47,21 @@ def start_method() -> str:
 
 
 def chunk_size(tasks: int, workers: int) -> int:
-    """Tasks per chunk: about 16 chunks per worker, between 1 and 256 tasks each."""
-    return max(1, min(256, -(-tasks // (workers * 16))))
+    """Tasks per chunk: about 16 chunks per worker, between 1 and :data:`MAX_CHUNK` tasks each."""
+    return max(1, min(MAX_CHUNK, -(-tasks // (workers * 16))))
+
+
+def split(tasks: list[Task], workers: int) -> list[list[Task]]:
+    """``tasks`` in chunks, in order: :func:`chunk_size` tasks each, but never more than an eighth
+    of a worker's share of what is left (and not fewer than :data:`MIN_CHUNK`), so that the last
+    chunks are small and no worker waits long on another's last chunk (guided scheduling)."""
+    size, chunks, begin = chunk_size(len(tasks), workers), [], 0
+    while begin < len(tasks):
+        share = -(-(len(tasks) - begin) // (8 * workers))
+        end = begin + min(size, max(share, MIN_CHUNK))
+        chunks.append(tasks[begin:end])
+        begin = end
+    return chunks
 
 
 def _worker_main(connection: Connection, running: Any, setup: Callable[[], None] | None) -> None:
@@ -67,8 +90,8 @@ def _worker_main(connection: Connection, running: Any, setup: Callable[[], None]
 class _Worker:
     process: Any
     connection: Connection
-    running: Any  # shared int: position in ``chunk`` of the task being run
-    chunk: list[Task] | None = None  # the chunk sent and not yet answered
+    running: Any  # shared int: position in ``sent[0]`` of the task being run
+    sent: deque[list[Task]] = field(default_factory=deque)  # chunks sent and not yet answered, in order
 
 
 class ProcessPool:
@@ -94,17 +117,23 @@ class ProcessPool:
     def run(self, tasks: list[Task], on_results: Callable[[list[TaskResult]], None]) -> None:
         """Run ``tasks``; call ``on_results`` with each finished chunk's results. Every task ends
         with exactly one result (a tour, or a failure with its reason)."""
-        size = chunk_size(len(tasks), self.workers)
-        queue: deque[list[Task]] = deque(tasks[i:i + size] for i in range(0, len(tasks), size))
+        queue: deque[list[Task]] = deque(split(tasks, self.workers))
         crashes: Counter[str] = Counter()
         workers = [self._start_worker() for _ in range(min(self.workers, len(queue)))]
+
+        def feed(worker: _Worker) -> None:
+            while queue and len(worker.sent) < IN_FLIGHT:
+                worker.sent.append(queue.popleft())
+                try:
+                    worker.connection.send(worker.sent[-1])
+                except OSError:  # the worker has died: the chunk goes back to the queue when it is replaced
+                    return
+
         try:
             while True:
                 for worker in workers:
-                    if worker.chunk is None and queue:
-                        worker.chunk = queue.popleft()
-                        worker.connection.send(worker.chunk)
-                busy = [w for w in workers if w.chunk is not None]
+                    feed(worker)
+                busy = [w for w in workers if w.sent]
                 if not busy:
                     break
                 ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
@@ -116,12 +145,12 @@ class ProcessPool:
                         except (EOFError, OSError):
                             results = None
                     if results is not None:
-                        chunk, worker.chunk = worker.chunk, None
-                        if queue:  # keep the worker busy while the parent stores its results
-                            worker.chunk = queue.popleft()
-                            worker.connection.send(worker.chunk)
-                        on_results([replace(r, attempts=crashes[t.key] + 1) if crashes[t.key] else r
-                                    for r, t in zip(results, chunk)])
+                        chunk = worker.sent.popleft()
+                        feed(worker)  # before storing, so that the worker always has its next chunk
+                        if crashes:  # count the runs lost with dead workers in the tasks' attempts
+                            results = [replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r
+                                       for r, t in zip(results, chunk)]
+                        on_results(results)
                     elif worker.process.sentinel in ready or not worker.process.is_alive():
                         workers[workers.index(worker)] = self._replace(worker, queue, crashes, on_results)
         finally:
@@ -134,7 +163,9 @@ class ProcessPool:
         worker.process.join(timeout=5)
         code = worker.process.exitcode
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
-        chunk, position = worker.chunk or [], worker.running.value
+        chunk, position = (worker.sent[0] if worker.sent else []), worker.running.value
+        for unstarted in reversed(list(worker.sent)[1:]):  # back to the queue's front, in their order
+            queue.appendleft(unstarted)
         if 0 <= position < len(chunk):
             lost = chunk[position]
             crashes[lost.key] += 1
@@ -152,7 +183,7 @@ class ProcessPool:
             rest = chunk
         if rest:
             queue.appendleft(rest)
-        worker.chunk = None
+        worker.sent.clear()
         _stop(worker)
         return self._start_worker()
 
@@ -160,7 +191,7 @@ class ProcessPool:
 def _stop(worker: _Worker) -> None:
     """Ask a worker to stop; end it if it does not."""
     try:
-        if worker.process.is_alive() and worker.chunk is None:
+        if worker.process.is_alive() and not worker.sent:
             worker.connection.send(None)
             worker.process.join(timeout=2)
     except (OSError, ValueError):

@@ -25,7 +25,7 @@ def run_task(task: Task) -> TaskResult:
         return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
     log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
     result = TaskResult.from_tour(task.key, tour)
-    problem = validate(result)  # the tour as the store will keep it, checked before it leaves the worker
+    problem = validate(result, tour)  # the tour as the store will keep it, checked before it leaves the worker
     if problem:
         log.error("task %s (%s): %s", task.key, task.describe(), problem)
         return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=problem)

@@ -1,0 +1,24 @@
+"""How the process pool cuts a sweep into chunks."""
+
+from __future__ import annotations
+
+import pytest
+
+from knight.runner.pool import MAX_CHUNK, MIN_CHUNK, chunk_size, split
+
+
+@pytest.mark.parametrize("tasks, workers", [(10_240, 1), (10_240, 2), (1000, 2), (100, 4), (7, 2), (1, 1)])
+def test_chunks_cover_the_tasks_in_order_and_shrink_towards_the_end(tasks, workers):
+    items = list(range(tasks))
+    chunks = split(items, workers)
+    sizes = [len(chunk) for chunk in chunks]
+    assert [task for chunk in chunks for task in chunk] == items
+    assert max(sizes) == chunk_size(tasks, workers) <= MAX_CHUNK
+    assert sizes == sorted(sizes, reverse=True)  # never a large chunk after a small one
+    assert min(sizes[:-1] or sizes) >= min(MIN_CHUNK, chunk_size(tasks, workers))
+
+
+def test_a_large_sweep_ends_in_chunks_small_enough_for_the_workers_to_finish_together():
+    sizes = [len(chunk) for chunk in split(list(range(10_240)), 2)]
+    assert sizes[0] == MAX_CHUNK and sizes[-2] == MIN_CHUNK
+    assert sum(sizes[-8:]) <= 8 * MIN_CHUNK  # the last eight chunks are a few dozen tasks, not 2,048

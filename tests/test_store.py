@@ -1,0 +1,114 @@
+"""The store's format: compact paths, the size policy for large boards, and refusing other versions."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from knight.engine import Board, Tour, find_tour
+from knight.engine.codec import encode_path
+from knight.report.data import load_results
+from knight.report.records import MissingData
+from knight.store import (PATH_KEPT_UP_TO_SQUARES, SCHEMA_VERSION, PathNotKept, Store, StoreVersionError,
+                          TaskResult, validate)
+from runner_helpers import knight, write_job
+
+
+def result_of(n: int, m: int, key: str = "k") -> tuple[TaskResult, Tour]:
+    """A worker's result for a Warnsdorff tour (Roth's ties: full on the boards used here) from the corner."""
+    tour = find_tour(Board(n, m), (0, 0), "warnsdorff", compiled=True, tie="roth")
+    return TaskResult.from_tour(key, tour), tour
+
+
+def register(store: Store, *keys_and_boards: tuple[str, int, int]) -> None:
+    """Tasks rows for results stored directly (the store's foreign keys want them)."""
+    with store.transaction() as db:
+        db.executemany("INSERT INTO tasks VALUES (?, 'warnsdorff', '{}', '{}', ?, ?, 0, 0)", keys_and_boards)
+        db.executemany("INSERT INTO job_tasks VALUES ('direct', ?)", [(key,) for key, _, _ in keys_and_boards])
+
+
+def test_a_stored_tour_comes_back_square_for_square_and_in_the_report(tmp_path):
+    result, tour = result_of(12, 9)
+    assert len(result.moves) == tour.length + 3 and validate(result) == ""
+    with Store(tmp_path / "s.sqlite") as store:
+        register(store, ("k", 12, 9))
+        run = store.start_run(["direct"], "process", 1)
+        assert store.record(run, [result], revalidate=True) == 2
+        assert store.tour("k").squares == tour.squares
+    (record,) = load_results(tmp_path / "s.sqlite").records
+    assert record.tour().squares == tour.squares and record.full == tour.full
+
+
+def test_a_tour_too_large_to_keep_is_stored_without_its_path(tmp_path):
+    side = 317  # 100,489 squares: just over the limit
+    assert side * side > PATH_KEPT_UP_TO_SQUARES >= (side - 1) ** 2
+    big, tour = result_of(side, side, "big")
+    small, small_tour = result_of(side - 1, side - 1, "small")
+    assert big.moves is None and small.moves is not None
+    assert validate(big) == "" and big.key_directed == tour.key_directed
+    with Store(tmp_path / "s.sqlite") as store:
+        register(store, ("big", side, side), ("small", side - 1, side - 1))
+        store.record(store.start_run(["direct"], "process", 1), [big, small])
+        (row,) = store.summary("direct")[-1:]
+        assert (row["n"], row["done"], row["full"], row["distinct_symmetric"]) == (side, 1, 1, 1) and tour.full
+        with pytest.raises(PathNotKept, match="100,000 squares"):
+            store.tour("big")
+        assert store.tour("small").squares == small_tour.squares and small_tour.full
+    records = {r.n: r for r in load_results(tmp_path / "s.sqlite", drawn_up_to=side * side).records}
+    assert records[side].moves is None and records[side].key_symmetric == tour.key_symmetric
+    with pytest.raises(MissingData, match="not loaded"):
+        records[side].tour()
+    assert records[side - 1].tour().key_directed == small_tour.key_directed
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda r: replace(r, moves=None), "path is missing"),
+    (lambda r: replace(r, moves=r.moves[:-1]), "does not match its length"),
+    (lambda r: replace(r, moves=r.moves[:4] + bytes([(r.moves[4] + 1) % 8]) + r.moves[5:]), "invalid tour"),
+    (lambda r: replace(r, length=r.length - 1, moves=r.moves[:-1]), "does not match its squares"),
+    (lambda r: replace(r, key_directed="0" * 32), "not the tour its key names"),
+])
+def test_validation_catches_a_tampered_result(change, problem):
+    result, _ = result_of(8, 8)
+    assert validate(result) == ""
+    assert problem in validate(change(result))
+
+
+def test_a_worker_checks_that_the_stored_form_decodes_to_the_tour_it_built():
+    result, tour = result_of(8, 8)
+    other, _ = result_of(8, 8, "other")
+    assert validate(result, tour) == ""
+    reversed_moves = encode_path(tour.path[::-1], 8)  # a sound tour, but not the one built
+    assert validate(replace(result, moves=reversed_moves)) != ""  # its key names the other direction
+    assert "does not decode to its squares" in validate(replace(result, moves=reversed_moves), tour)
+    assert "not the tour its key names" in validate(replace(other, key_directed="0" * 32), tour)
+
+
+def test_a_store_of_another_version_is_refused_in_one_line(tmp_path):
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE tours (task_key TEXT PRIMARY KEY, path BLOB NOT NULL)")
+        db.execute("PRAGMA user_version = 1")
+    with pytest.raises(StoreVersionError, match=f"version 1, this knight writes version {SCHEMA_VERSION}"):
+        Store(old)
+    with pytest.raises(StoreVersionError, match="delete it"):
+        load_results(old)
+    job = write_job(tmp_path, "tiny", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    refused = knight(["run", str(job)], old)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.count("\n") == 1 and "delete it" in refused.stderr and "--store" in refused.stderr
+    with sqlite3.connect(old) as db:  # refused, not changed
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_an_empty_store_file_becomes_a_store_and_the_report_says_it_is_empty(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    sqlite3.connect(empty).close()
+    with pytest.raises(MissingData, match="empty"):
+        load_results(empty)
+    with Store(empty) as store:
+        assert store.jobs() == []
+    with sqlite3.connect(empty) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
