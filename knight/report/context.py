@@ -185,7 +185,7 @@ def _colouring_check(results: Results) -> list[dict[str, Any]]:
 
 def _parberry(results: Results) -> dict[str, Any] | None:
     """Parberry's structured closed tours in the store: the 8 x 8 one drawn, every board's join property checked."""
-    records = [r for r in results.select("parberry") if r.path]
+    records = [r for r in results.select("parberry") if r.moves]
     if not records:
         return None
     boards = []
