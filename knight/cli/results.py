@@ -102,7 +102,7 @@ def _print_table(rows: list[dict[str, Any]], failures: list[tuple[str, str, int,
 def _print_reach(path: Path, job: str | None, as_json: bool, as_csv: bool) -> int:
     """The board-size study: per rule, first failure and success by range of m; then the claims judged."""
     from knight.report.data import load_results
-    from knight.report.reach import judge_claims, reach_by_rule
+    from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 
     records = [r for r in load_results(path, drawn_up_to=0).records if job is None or job in r.jobs]
     by_rule = reach_by_rule(records)
@@ -110,7 +110,7 @@ def _print_reach(path: Path, job: str | None, as_json: bool, as_csv: bool) -> in
         fail("the store has no board-size study (warnsdorff from the corner of m x m boards); "
              "run `knight run jobs/board-sizes.toml` first")
     largest = max(rule.sides[-1] for rule in by_rule.values())
-    ranges = [(max(low, 5), min(low + 99, largest)) for low in range(1, largest + 1, 100)]
+    ranges = side_ranges(largest, columns=10)
     rows = [{"rule": tie, "sides": f"{rule.sides[0]}-{rule.sides[-1]}", "runs": sum(r for _, r in rule.outcomes.values()),
              "first_failure": rule.first_failure, "failing_sides": len(rule.failing),
              **{f"rate_{low}_{high}": rule.rate_between(low, high) for low, high in ranges}}

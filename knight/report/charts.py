@@ -39,11 +39,11 @@ def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float
                         xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
     with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(6.4, 3.2))
+        figure, axes = plt.subplots(figsize=(6.4, 3.6))
         for name, (sizes, rates) in series.items():
             axes.plot(list(sizes), list(rates), label=name, linewidth=1.2, marker="." if len(sizes) < 60 else None)
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
-        axes.legend(fontsize=7, ncols=2, loc="lower left")
+        axes.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
         return _to_svg(figure)
 
 

@@ -18,7 +18,7 @@ from knight.engine.board import Square
 from knight.engine.parberry import structured_moves
 from knight.report.charts import histogram_svg, success_by_size_svg
 from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
-from knight.report.reach import judge_claims, reach_by_rule
+from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.report.records import Record, Results, Summary
 
 #: The "4 different initial squares" Homework #8 asks for on 6 x 6 and 8 x 8: a corner, an
@@ -26,6 +26,8 @@ from knight.report.records import Record, Results, Summary
 FOUR_STARTS: dict[int, list[Square]] = {6: [(0, 0), (0, 1), (1, 2), (2, 2)], 8: [(0, 0), (0, 1), (1, 2), (3, 3)]}
 HOMEWORK_SIZES = (5, 6, 8)
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
+#: The boards the backtracking questions are answered on.
+EIFFEL_SIZES = (5, 6, 8)
 
 
 def handout_context() -> dict[str, Any]:
@@ -137,7 +139,7 @@ def _homework_board(results: Results, size: int) -> dict[str, Any]:
 def eiffel_section(results: Results) -> dict[str, Any]:
     first_tours = []
     for record in results.select("backtrack", closed=False):
-        if record.start == (0, 0) and record.n == record.m and record.full:
+        if record.start == (0, 0) and record.n == record.m and record.n in EIFFEL_SIZES and record.full:
             first_tours.append({"board": f"{record.n}x{record.m}", "order": record.params["order"],
                                 "nodes": record.work, "svg": tour_svg(record.tour(), title=(
                                     f"first tour found on {record.n}x{record.m}, {record.params['order']} order"))})
@@ -148,7 +150,8 @@ def eiffel_section(results: Results) -> dict[str, Any]:
     proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
     closed_tours = [{"board": f"{r.n}x{r.m}", "order": r.params["order"], "nodes": r.work, "closed": r.closed,
                      "svg": tour_svg(r.tour(), title=f"closed tour on {r.n}x{r.m}")}
-                    for r in results.select("backtrack", closed=True) if r.start == (0, 0) and r.success]
+                    for r in results.select("backtrack", closed=True)
+                    if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success]
     return {
         "first_tours": first_tours,
         "five": {
@@ -228,13 +231,13 @@ def _size_study(results: Results) -> dict[str, Any]:
     width = 5 if largest <= 150 else 25
     series = {tie: rule.binned(width) for tie, rule in reach.items()}
     chart = success_by_size_svg(series, title=f"Full tours from the corner, in ranges of {width} sides")
-    ranges = [(low, min(low + 99, largest)) for low in range(1, largest + 1, 100)]
+    ranges = side_ranges(largest)
     rules = [{"tie": tie, "tested": len(rule.sides), "smallest": rule.sides[0], "largest": rule.sides[-1],
               "runs": sum(r for _, r in rule.outcomes.values()), "first": rule.first_failure,
               "failing": len(rule.failing), "failing_list": rule.failing[:12], "last_success": rule.last_success,
-              "by_range": [rule.rate_between(max(low, 5), high) for low, high in ranges]}
+              "by_range": [rule.rate_between(low, high) for low, high in ranges]}
              for tie, rule in reach.items()]
-    return {"chart": chart, "width": width, "rules": rules, "largest": largest, "ranges": [f"{max(lo, 5)}–{hi}" for lo, hi in ranges],
+    return {"chart": chart, "width": width, "rules": rules, "largest": largest, "ranges": [f"{low}–{high}" for low, high in ranges],
             "claims": judge_claims(reach), "first_rule": next((r for r in rules if r["tie"] == "first"), None)}
 
 

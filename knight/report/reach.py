@@ -63,6 +63,16 @@ class Reach:
         return middles, rates
 
 
+def side_ranges(largest: int, *, smallest: int = 5, columns: int = 5) -> list[tuple[int, int]]:
+    """At most ``columns`` ranges of sides from ``smallest`` to ``largest``, each a whole number of hundreds.
+
+    >>> side_ranges(100), side_ranges(1000)[:2]
+    ([(5, 100)], [(5, 200), (201, 400)])
+    """
+    width = 100 * -(-largest // (100 * columns))  # ceiling, in hundreds
+    return [(max(low, smallest), min(low + width - 1, largest)) for low in range(1, largest + 1, width)]
+
+
 def reach_by_rule(records: Iterable[Record]) -> dict[str, Reach]:
     """The :class:`Reach` of every tie-break that has corner runs on at least three square boards."""
     outcomes: dict[str, dict[int, list[int]]] = {}
@@ -120,6 +130,13 @@ def _fails_only_on(sides: set[int]) -> Callable[[Reach], tuple[bool, str]]:
     return check
 
 
+def _failing_share_below(share: float) -> Callable[[Reach], tuple[bool, str]]:
+    def check(reach: Reach) -> tuple[bool, str]:
+        failing = len(reach.failing) / len(reach.sides)
+        return failing < share, f"{len(reach.failing)} of {len(reach.sides)} sides fail ({failing:.1%})"
+    return check
+
+
 def _rate_at_least(low: int, high: int, share: float) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         rate = reach.rate_between(low, high)
@@ -133,6 +150,7 @@ CLAIMS: list[Claim] = [
     Claim("Squirrel 1996", "random", "random ties: no success for m > 325", 400, _no_success_after(325)),
     Claim("Squirrel 1996", "random", "random ties: over 50% success for most m < 100", 99, _rate_at_least(5, 99, 0.5)),
     Claim("Roth", "roth", "first failure on a board with 428 rows", 430, _first_failure_at(428)),
+    Claim("Roth", "roth", "under 1% of boards fail below 2000 rows", 1000, _failing_share_below(0.01)),
     Claim("Ganzfried 2004", "squirrel", "Squirrel–Cull orderings succeed for every m ≥ 5 (74 with its own ordering)",
           10, _fails_only_on(set())),
     Claim("Ganzfried 2004", "squirrel-table", "Table 1 alone fails at m = 74 only", 75, _fails_only_on({74})),
