@@ -31,7 +31,7 @@ def report(
     With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
     from knight.report.context import build_context, handout_context
-    from knight.report.data import load_results
+    from knight.report.data import load_census, load_results
     from knight.report.records import MissingData
     from knight.report.render import EDITIONS, PAPERS, render_html, write_pdf, write_text
     from knight.store import store_path
@@ -43,7 +43,8 @@ def report(
         fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
     meta = _meta(jobs)
     try:
-        contexts = {name: handout_context() if name == "handout" else build_context(load_results(store_path(store)))
+        contexts = {name: handout_context() if name == "handout"
+                    else build_context(load_results(store_path(store)), load_census(store_path(store)))
                     for name in edition}
     except MissingData as error:
         fail(str(error))

@@ -19,7 +19,8 @@ from knight.engine.parberry import structured_moves
 from knight.report.charts import histogram_svg, success_by_size_svg
 from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
-from knight.report.records import Record, Results, Summary
+from knight.engine.theory import colour_counts, open_tour_verdict
+from knight.report.records import CensusRecord, Record, Results, Summary
 
 #: The "4 different initial squares" Homework #8 asks for on 6 x 6 and 8 x 8: a corner, an
 #: edge square, and two inner squares, each from a different symmetry class.
@@ -39,13 +40,15 @@ def handout_context() -> dict[str, Any]:
     }
 
 
-def build_context(results: Results) -> dict[str, Any]:
-    """Everything the answer key shows, from ``results``; raises :class:`MissingData` naming the job to run."""
+def build_context(results: Results, censuses: list[CensusRecord]) -> dict[str, Any]:
+    """Everything the answer key shows, from the stored tours and censuses; raises :class:`MissingData`
+    naming the job to run."""
     return {
         **handout_context(),
         "deitel": deitel_section(results),
         "homework": homework_section(results),
         "eiffel": eiffel_section(results),
+        "census": census_section(results, censuses),
         "blog": blog_section(results),
         "provenance": provenance(results),
     }
@@ -167,6 +170,45 @@ def eiffel_section(results: Results) -> dict[str, Any]:
         "colouring": _colouring_check(results),
         "parberry": _parberry(results),
     }
+
+
+def census_section(results: Results, censuses: list[CensusRecord]) -> dict[str, Any]:
+    """Try_All: every tour counted (from the census runs in the store), set beside what the heuristics found."""
+    complete = [c for c in censuses if c.total is not None]
+    whole = [c for c in complete if not c.removed and c.starts is None]
+    open_boards = []
+    for c in (c for c in whole if not c.closed):
+        board = Board(c.n, c.m)
+        full = [r for r in results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
+        by_method: dict[str, set[str]] = {}
+        for r in full:
+            by_method.setdefault(r.method if r.method != "warnsdorff" else f"warnsdorff {r.params['tie']}",
+                                 set()).add(r.key_directed)
+        grid = np.full((c.n, c.m), np.nan)
+        for start, count in c.counts.items():
+            grid[start] = count
+        open_boards.append({
+            "board": f"{c.n}x{c.m}", "total": c.total, "undirected": c.undirected, "nodes": c.nodes,
+            "corner": c.counts.get((0, 0)), "found": len({r.key_directed for r in full}),
+            "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
+            "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start",
+                                 label_format="{:,.0f}") if c.n * c.m <= 64 else "",
+        })
+    closed_boards = []
+    for c in (c for c in whole if c.closed):
+        found = {r.key_undirected for r in results.select("backtrack", c.n, c.m, closed=True) if r.success}
+        closed_boards.append({"board": f"{c.n}x{c.m}", "directed": c.total, "cycles": c.undirected,
+                              "symmetric": c.symmetric, "nodes": c.nodes, "found": len(found)})
+    mutilated = []
+    for c in (c for c in complete if c.removed):
+        board = Board(c.n, c.m)
+        first, second = colour_counts(board, c.removed)
+        mutilated.append({"board": f"{c.n}x{c.m}", "removed": list(c.removed), "colours": (first, second),
+                          "theory": str(open_tour_verdict(board, removed=c.removed)), "total": c.total,
+                          "nodes": c.nodes})
+    return {"open": open_boards, "closed": closed_boards, "mutilated": mutilated,
+            "incomplete": [f"{c.n}x{c.m}" for c in censuses if c.total is None],
+            "eight_mutilated": str(open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]))}
 
 
 def _colouring_check(results: Results) -> list[dict[str, Any]]:
