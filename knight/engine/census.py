@@ -145,6 +145,45 @@ class Census:
         return self.total if self.board.size - len(self.removed) == 1 else self.total // 2
 
 
+@dataclass(frozen=True)
+class CensusSpec:
+    """What defines a census: the board, open or closed tours, the removed squares, the start
+    squares (None: every start, one per symmetry class searched) and the depth of its units.
+
+    >>> spec = CensusSpec(5, 5)
+    >>> spec.describe(), len(spec.units())
+    ('5x5 open, every start', 27)
+    """
+
+    n: int
+    m: int
+    closed: bool = False
+    removed: tuple[Square, ...] = ()
+    starts: tuple[Square, ...] | None = None
+    depth: int = 1
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    @property
+    def kind(self) -> str:
+        """``open`` or ``closed``."""
+        return "closed" if self.closed else "open"
+
+    def units(self) -> list[CensusUnit]:
+        """The census's units, as :func:`census_units` lists them (start by start, for a start set)."""
+        return [unit for start in (self.starts or (None,)) for unit in census_units(
+            self.board, closed=self.closed, removed=self.removed, start=start, depth=self.depth)]
+
+    def describe(self) -> str:
+        """A short label, e.g. ``6x6 open less (0, 0), (5, 5), every start``."""
+        less = f" less {', '.join(map(str, self.removed))}" if self.removed else ""
+        starts = "every start" if self.starts is None else f"from {', '.join(map(str, self.starts))}"
+        depth = f", depth {self.depth}" if self.depth != 1 else ""
+        return f"{self.n}x{self.m} {self.kind}{less}, {starts}{depth}"
+
+
 # --- the plan: units, and how their counts make the census ------------------------------------
 
 
