@@ -16,14 +16,12 @@ from knight.cli import app
 from knight.cli.run import (EXIT_SOME_FAILED, ExecutorOption, SchedulerOption, StoreOption, VerboseOption,
                             check_run_options, run_in_store)
 from knight.engine import Board, InvalidInput
-from knight.engine.census import Census, CensusSpec, cycles_up_to_symmetry
+from knight.engine.census import SYMMETRY_LIMIT, Census, CensusSpec, cycles_up_to_symmetry
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.runner import default_workers
 from knight.runner.jobs import census_job
 from knight.store import Store, StoredCensus, store_path
 
-#: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
-SYMMETRY_LIMIT = 1_000_000
 #: Boards with fewer squares run on one worker unless --workers says otherwise.
 SMALL_BOARD = 30
 

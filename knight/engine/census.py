@@ -29,6 +29,8 @@ from knight.engine.kernel import kernel
 
 #: The census kernel keeps the visited set in one 64-bit word.
 MAX_CENSUS_SQUARES = 64
+#: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
+SYMMETRY_LIMIT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -428,7 +430,7 @@ def closed_tours(unit: CensusUnit, *, limit: int = 1_000_000, compiled: bool | N
     return record.astype(np.int64)
 
 
-def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = 1_000_000) -> int:
+def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = SYMMETRY_LIMIT) -> int:
     """The number of closed tours up to start square, direction and the board's symmetries.
 
     Lists every closed tour through one square (there are at most ``limit``), takes each as
