@@ -25,8 +25,7 @@ def run_task(task: Task) -> TaskResult:
     try:
         tour = find_tour(Board(task.n, task.m), task.start, task.method, compiled=True, **task.params_dict)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
-        log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
-        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
+        return _failed(task, error)
     log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
     result = TaskResult.from_tour(task.key, tour)
     problem = validate(result, tour)  # the tour as the store will keep it, checked before it leaves the worker
@@ -41,10 +40,15 @@ def _count(task: Task) -> TaskResult:
     try:
         counted = count_unit(task.unit, compiled=True)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
-        log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
-        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
+        return _failed(task, error)
     log.debug("task %s (%s): %d tours, %d nodes", task.key, task.describe(), counted.tours, counted.nodes)
     return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes)
+
+
+def _failed(task: Task, error: Exception) -> TaskResult:
+    """The result of a task the engine raised ``error`` on: failed, with the reason (and logged)."""
+    log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
+    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
 
 
 def run_chunk(tasks: list[Task]) -> list[TaskResult]:
