@@ -14,6 +14,13 @@ Tables:
   the int32 squares). On boards over :data:`PATH_KEPT_UP_TO_SQUARES` squares ``moves`` is NULL:
   such tours are validated in full and stored with their flags, counts and keys, but not their
   path, so that a study of boards up to 1000 × 1000 does not fill the disk.
+* ``counts`` — what each done census-unit task (method ``census``, :data:`CENSUS`) counted:
+  its directed ``tours`` and search ``nodes``. A task has a row in ``tours`` or in ``counts``,
+  never both.
+* ``censuses`` — every census a job asked for, by what defines it (board, open or closed,
+  removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
+  tasks and ``job_censuses`` the jobs that ask for it. :func:`read_censuses` puts a census
+  together from its units' counts (:class:`StoredCensus`).
 
 The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
 written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
@@ -38,13 +45,18 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from knight.engine import Board, InvalidInput, Tour
+from knight.engine.board import Square
+from knight.engine.census import Census, CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path, encode_path, encoded_size
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
 STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
-SCHEMA_VERSION = 2
+#: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
+SCHEMA_VERSION = 3
+#: The method name of a census-unit task: it counts tours (``counts``) rather than building one (``tours``).
+CENSUS = "census"
 #: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
 PATH_KEPT_UP_TO_SQUARES = 100_000
 
@@ -72,6 +84,22 @@ CREATE TABLE IF NOT EXISTS tours (
     budget_exhausted INTEGER NOT NULL, key_directed TEXT NOT NULL, key_undirected TEXT NOT NULL,
     key_symmetric TEXT NOT NULL, moves BLOB
 );
+CREATE TABLE IF NOT EXISTS counts (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
+    nodes INTEGER NOT NULL CHECK (nodes >= 0)
+);
+CREATE TABLE IF NOT EXISTS censuses (
+    id INTEGER PRIMARY KEY, n INTEGER NOT NULL, m INTEGER NOT NULL, closed INTEGER NOT NULL,
+    removed TEXT NOT NULL, starts TEXT NOT NULL, depth INTEGER NOT NULL, units INTEGER NOT NULL,
+    UNIQUE (n, m, closed, removed, starts, depth)
+);
+CREATE TABLE IF NOT EXISTS census_tasks (
+    census_id INTEGER NOT NULL REFERENCES censuses(id), task_key TEXT NOT NULL REFERENCES tasks(key),
+    PRIMARY KEY (census_id, task_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS job_censuses (
+    job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
 """
 
@@ -105,9 +133,12 @@ class PathNotKept(LookupError):
 
 @dataclass(frozen=True)
 class TaskResult:
-    """What one task produced, as a worker sends it back: a tour (full or not), or why it failed.
+    """What one task produced, as a worker sends it back: a tour (full or not), a census unit's
+    count, or why it failed.
 
-    ``attempts`` counts the runs of the task, those lost with a dead worker included.
+    A tour task's result carries the tour (``moves`` and the flags and keys after it); a census
+    unit's (method :data:`CENSUS`) carries ``tours`` and ``nodes`` instead. ``attempts`` counts
+    the runs of the task, those lost with a dead worker included.
     """
 
     key: str
@@ -128,6 +159,18 @@ class TaskResult:
     key_directed: str = ""
     key_undirected: str = ""
     key_symmetric: str = ""
+    tours: int | None = None  # census units only: directed tours counted (None for a tour task)
+    nodes: int = 0  # census units only: squares placed by the search
+
+    @property
+    def is_count(self) -> bool:
+        """True for a census unit's result (a count), False for a tour task's (a tour)."""
+        return self.method == CENSUS
+
+    @classmethod
+    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int) -> TaskResult:
+        """The result of a census-unit task on an ``n`` x ``m`` board that counted ``tours`` in ``nodes``."""
+        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes)
 
     @classmethod
     def from_tour(cls, key: str, tour: Tour) -> TaskResult:
@@ -157,7 +200,7 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
     if not result.ok:
         return ""
     problem = _incomplete(result)
-    if problem or result.moves is None:
+    if problem or result.is_count or result.moves is None:
         return problem
     try:
         path = decode_path(result.moves, result.n, result.m)
@@ -175,6 +218,10 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
 
 def _incomplete(result: TaskResult) -> str:
     """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
+    if result.is_count:
+        if result.tours is None or result.tours < 0 or result.nodes < 1:
+            return "invalid count: a census unit counts zero or more tours in at least one node"
+        return ""
     if not 0 < result.length <= result.n * result.m:
         return "invalid tour: its length does not fit its board"
     if result.moves is None:
@@ -250,8 +297,10 @@ class Store:
             db.execute("UPDATE runs SET finished = ?, status = ?, tasks_total = ?, tasks_run = ? WHERE id = ?",
                        (time.time(), status, tasks_total, tasks_run, run_id))
 
-    def register_job(self, job: str, tasks: Iterable[Any]) -> None:
-        """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks."""
+    def register_job(self, job: str, tasks: Iterable[Any], censuses: Iterable[Any] = ()) -> None:
+        """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks; and
+        ``censuses`` (runner CensusPlans: a :class:`~knight.engine.census.CensusSpec` and its units'
+        task keys) exactly the censuses it asks for."""
         texts: dict[Any, tuple[str, str]] = {}  # a sweep has few parameter sets: encode each once
         rows = []
         for t in tasks:
@@ -262,6 +311,18 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
             db.executemany("INSERT INTO job_tasks VALUES (?, ?)", [(job, row[0]) for row in rows])
+            db.execute("DELETE FROM job_censuses WHERE job = ?", (job,))
+            for plan in censuses:
+                spec = plan.spec
+                definition = (spec.n, spec.m, int(spec.closed), _squares_text(spec.removed),
+                              "all" if spec.starts is None else _squares_text(spec.starts), spec.depth)
+                db.execute("INSERT OR IGNORE INTO censuses (n, m, closed, removed, starts, depth, units) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?)", (*definition, len(plan.keys)))
+                (census_id,) = db.execute("SELECT id FROM censuses WHERE n = ? AND m = ? AND closed = ? AND "
+                                          "removed = ? AND starts = ? AND depth = ?", definition).fetchone()
+                db.executemany("INSERT OR IGNORE INTO census_tasks VALUES (?, ?)",
+                               [(census_id, key) for key in plan.keys])
+                db.execute("INSERT OR IGNORE INTO job_censuses VALUES (?, ?)", (job, census_id))
 
     def done_keys(self) -> set[str]:
         """The keys of every task with a stored tour (these are never run again)."""
@@ -279,19 +340,23 @@ class Store:
         :func:`validate` again, for results from elsewhere).
         """
         now = time.time()
-        done, failed, tours = [], [], []
+        done, failed, tours, counts = [], [], [], []
         for result in results:
             problem = "" if not result.ok else (validate(result) if revalidate else _incomplete(result))
             if not result.ok or problem:
                 failed.append((result.key, result.attempts, problem or result.error, run_id, now))
                 continue
             done.append((result.key, result.attempts, run_id, now))
+            if result.is_count:
+                counts.append((result.key, result.tours, result.nodes))
+                continue
             tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
                           result.work_unit, result.budget_exhausted, result.key_directed, result.key_undirected,
                           result.key_symmetric, result.moves))
         with self.transaction() as db:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
+            db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", counts)
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
                 "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
@@ -336,6 +401,8 @@ class Store:
     def summary(self, job: str | None = None) -> list[dict[str, Any]]:
         """Per job, board, method and parameters (random seeds together): tasks, outcomes and distinct tours.
 
+        Tour tasks only: census units are summed up by :meth:`censuses`.
+
         ``starts_full`` counts the start squares from which at least one full tour was found;
         the ``distinct_*`` columns count different full tours: as directed sequences, up to
         reversal, and up to reversal and the board's symmetries.
@@ -358,7 +425,7 @@ class Store:
             JOIN tasks t ON t.key = j.task_key
             LEFT JOIN results r ON r.task_key = t.key
             LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
-            WHERE ? IS NULL OR j.job = ?
+            WHERE (? IS NULL OR j.job = ?) AND t.method != 'census'
             GROUP BY j.job, t.n, t.m, t.method, t.group_params
             ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
         """
@@ -371,6 +438,66 @@ class Store:
             rows.append(row)
         return rows
 
+    def censuses(self, job: str | None = None) -> list[StoredCensus]:
+        """Every census of ``job`` (of every job by default), put together from its units' counts."""
+        return read_censuses(self.db, job)
+
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _squares_text(squares: Iterable[Square]) -> str:
+    """Squares as canonical JSON, ``[[row, col], ...]`` in order, for the ``censuses`` table."""
+    return json.dumps(sorted([int(row), int(col)] for row, col in squares), separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class StoredCensus:
+    """A census as the store holds it: what defines it (``spec``), how many of its units are done,
+    their nodes so far, the jobs that ask for it, and the assembled
+    :class:`~knight.engine.census.Census` once every unit is done (None until then)."""
+
+    spec: CensusSpec
+    units: int
+    done: int
+    failed: int
+    nodes: int
+    jobs: tuple[str, ...]
+    census: Census | None
+
+
+_CENSUSES = """
+SELECT c.id, c.n, c.m, c.closed, c.removed, c.starts, c.depth, c.units,
+       (SELECT group_concat(jc.job) FROM job_censuses jc WHERE jc.census_id = c.id)
+FROM censuses c
+WHERE ? IS NULL OR EXISTS (SELECT 1 FROM job_censuses jc WHERE jc.census_id = c.id AND jc.job = ?)
+ORDER BY c.n * c.m, c.n, c.closed, c.removed, c.starts, c.depth
+"""
+_CENSUS_UNITS = """
+SELECT t.params, t.start_row, t.start_col, r.status, k.tours, k.nodes
+FROM census_tasks ct JOIN tasks t ON t.key = ct.task_key
+LEFT JOIN results r ON r.task_key = t.key LEFT JOIN counts k ON k.task_key = t.key AND r.status = 'done'
+WHERE ct.census_id = ?
+"""
+
+
+def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[StoredCensus]:
+    """The censuses of ``job`` (every job by default) in the store open on ``db`` (read-only will do),
+    each put together with :func:`~knight.engine.census.assemble` once every unit has its count."""
+    found = []
+    for census_id, n, m, closed, removed, starts, depth, units, jobs in db.execute(_CENSUSES, (job, job)).fetchall():
+        plan, counts, failed = [], [], 0
+        for params, row, col, status, tours, nodes in db.execute(_CENSUS_UNITS, (census_id,)):
+            failed += status == "failed"
+            if tours is not None:
+                plan.append(CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)}))
+                counts.append(UnitCount(tours, nodes))
+        spec = CensusSpec(n, m, bool(closed), tuple((r, c) for r, c in json.loads(removed)),
+                          None if starts == "all" else tuple((r, c) for r, c in json.loads(starts)), depth)
+        found.append(StoredCensus(
+            spec, units=units, done=len(counts), failed=failed, nodes=sum(count.nodes for count in counts),
+            jobs=tuple(sorted((jobs or "").split(","))),
+            census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
+        ))
+    return found

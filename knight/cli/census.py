@@ -1,26 +1,28 @@
-"""`knight census`: count every directed open tour (or every closed tour), per start square."""
+"""`knight census`: count every directed open tour (or every closed tour), per start square.
+
+The census runs through the sweep runner: one task per unit (start square and first move), on
+the same process pool or Dask cluster as `knight run`, into the same store. Interrupted and
+run again, it counts only the units the store lacks; run twice, it counts nothing the second time.
+"""
 
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
-import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Annotated, Any, Optional
 
 import typer
 
 from knight.cli import app
+from knight.cli.run import (EXIT_SOME_FAILED, ExecutorOption, SchedulerOption, StoreOption, VerboseOption,
+                            check_run_options, run_in_store)
 from knight.engine import Board, InvalidInput
-from knight.engine.census import (
-    Census, CensusUnit, UnitCount, UnitCounter, assemble, census_units, cycles_up_to_symmetry,
-)
+from knight.engine.census import SYMMETRY_LIMIT, Census, CensusSpec, cycles_up_to_symmetry
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
+from knight.runner import default_workers
+from knight.runner.jobs import census_job
+from knight.store import Store, StoredCensus, store_path
 
-#: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
-SYMMETRY_LIMIT = 1_000_000
-#: Boards with fewer squares run in one process unless --workers says otherwise.
+#: Boards with fewer squares run on one worker unless --workers says otherwise.
 SMALL_BOARD = 30
 
 
@@ -32,38 +34,51 @@ def census(
     closed: Annotated[bool, typer.Option("--closed", help="Count closed tours instead of open ones.")] = False,
     remove: Annotated[Optional[list[str]], typer.Option(
         help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7.")] = None,
-    workers: Annotated[Optional[int], typer.Option(help="Processes to run the units on (default: all cores).")] = None,
+    workers: Annotated[Optional[int], typer.Option(
+        help="Worker processes (default: all cores; one on boards under 30 squares).")] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
+    store: StoreOption = None,
+    executor: ExecutorOption = "process",
+    scheduler: SchedulerOption = None,
+    verbose: VerboseOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the census as JSON.")] = False,
 ) -> int:
     """Count every directed open tour (or every closed tour) of a board of at most 64 squares, per start square.
 
-    Prints what theory says first; when theory rules every tour out, no search is run.
+    Prints what theory says first; when theory rules every tour out, no search is run. Otherwise
+    the units run through the sweep runner into the store; units already there are not run again.
+    Exit status 0, 1 when some unit failed (the census is then incomplete), 2 for bad input,
+    130 when interrupted.
     """
     board = Board(n, n if m is None else m)
     removed = [_square(text) for text in remove or []]
-    if workers is not None and workers < 1:
-        raise InvalidInput(f"--workers must be at least 1, got {workers}")
-    units = census_units(board, closed=closed, removed=removed, start=start, depth=depth)
+    check_run_options(workers, executor, scheduler)
+    spec = CensusSpec(board.n, board.m, closed, tuple(sorted(set(removed))),
+                      None if start is None else (tuple(start),), depth)
+    job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
-    if verdict.exists is not False:
-        UnitCounter()(units[0])  # load (or compile) the kernel once, untimed, before any worker forks
-    began = time.perf_counter()
-    small = board.size - len(removed) < SMALL_BOARD  # a pool costs more than the whole search
-    processes = min(workers or (1 if small else os.cpu_count() or 1), len(units))
     if verdict.exists is False:
-        result = None
-    else:
-        result = assemble(board, units, _run(units, processes))
-    seconds = time.perf_counter() - began
+        return _print(board, closed, removed, start, verdict, None, None, None, as_json)
+    small = board.size - len(removed) < SMALL_BOARD  # a pool of two costs more than the whole search
+    processes = min(workers or (1 if small else default_workers()), len(job.tasks()))
+    path = store_path(store)
+    summary = run_in_store([job], path, workers=processes, executor=executor, scheduler=scheduler,
+                           verbose=verbose, again="knight census (same arguments)")
+    with Store(path) as results:
+        (stored,) = results.censuses(job.name)
+        failures = results.failures(job.name)
+    if stored.census is None:
+        typer.echo(f"knight: the census is incomplete: {stored.done} of {stored.units} units counted, "
+                   f"{stored.failed} failed; run it again to retry them", err=True)
+        for _, what, attempts, reason in failures:
+            typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
+        return EXIT_SOME_FAILED
     symmetric = None
-    if result is not None and closed and result.cycles and result.cycles <= SYMMETRY_LIMIT:
+    if closed and stored.census.cycles and stored.census.cycles <= SYMMETRY_LIMIT:
         symmetric = cycles_up_to_symmetry(board, removed=removed, limit=SYMMETRY_LIMIT)
-    if as_json:
-        typer.echo(json.dumps(_as_dict(board, closed, removed, start, verdict, result, symmetric, seconds, processes)))
-    else:
-        typer.echo(_describe(board, closed, removed, verdict, result, symmetric, seconds, processes))
-    return 0
+    run = {"store": str(path), "units_run": summary.ran, "units_stored": summary.already_done,
+           "processes": processes, "executor": executor, "seconds": round(summary.seconds, 4)}
+    return _print(board, closed, removed, start, verdict, stored, symmetric, run, as_json)
 
 
 def _square(text: str) -> tuple[int, int]:
@@ -74,20 +89,22 @@ def _square(text: str) -> tuple[int, int]:
     return row, col
 
 
-def _run(units: list[CensusUnit], processes: int) -> list[UnitCount]:
-    counter = UnitCounter()
-    if processes <= 1:
-        return [counter(unit) for unit in units]
-    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(counter, units))
+def _print(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
+           stored: StoredCensus | None, symmetric: int | None, run: dict[str, Any] | None, as_json: bool) -> int:
+    result = None if stored is None else stored.census
+    if as_json:
+        typer.echo(json.dumps(_as_dict(board, closed, removed, start, verdict, result, symmetric, run)))
+    else:
+        typer.echo(_describe(board, closed, removed, verdict, result, symmetric, run))
+    return 0
 
 
 def _describe(board: Board, closed: bool, removed: list, verdict: Verdict, result: Census | None,
-              symmetric: int | None, seconds: float, processes: int) -> str:
+              symmetric: int | None, run: dict[str, Any] | None) -> str:
     kind = "closed" if closed else "open"
     less = f" less {', '.join(map(str, removed))}" if removed else ""
     lines = [f"census of {kind} tours on {board}{less}", f"theory: {verdict}"]
-    if result is None:
+    if result is None or run is None:
         lines.append(f"no search needed: 0 {kind} tours.")
         return "\n".join(lines)
     grid = result.counts
@@ -105,8 +122,9 @@ def _describe(board: Board, closed: bool, removed: list, verdict: Verdict, resul
         if result.undirected is not None:
             total += f" ({result.undirected:,} up to reversal)"
         lines.append(f"{total}; searched starts {starts}, the others by symmetry")
-    lines.append(f"nodes: {result.nodes:,} in {_count(result.units, 'unit')} on {_count(processes, 'process')}; "
-                 f"time {seconds:.2f} s (after loading the compiled kernel)")
+    where = ("a local dask cluster" if run["executor"] == "dask" else _count(run["processes"], "process"))
+    lines.append(f"nodes: {result.nodes:,} in {_count(result.units, 'unit')}: {run['units_run']:,} counted now "
+                 f"on {where} in {run['seconds']:.2f} s, {run['units_stored']:,} from the store {run['store']}")
     return "\n".join(lines)
 
 
@@ -118,21 +136,20 @@ def _count(number: int, noun: str) -> str:
 
 
 def _as_dict(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
-             result: Census | None, symmetric: int | None, seconds: float, processes: int) -> dict[str, Any]:
+             result: Census | None, symmetric: int | None, run: dict[str, Any] | None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "board": [board.n, board.m], "closed": closed, "removed": [list(s) for s in removed],
         "theory": {"exists": verdict.exists, "argument": verdict.argument, "reason": verdict.reason},
-        "seconds": round(seconds, 4), "processes": processes,
     }
-    if result is None:
+    if result is None or run is None:
         counts: list[list[int | None]] = [[None if (r, c) in removed or (start and (r, c) != tuple(start)) else 0
                                            for c in range(board.m)] for r in range(board.n)]
-        data.update(counts=counts, total=0, nodes=0, searched=False)
+        data.update(counts=counts, total=0, nodes=0, searched=False, seconds=0.0, processes=0)
         return data
     data.update(
         counts=[[int(v) if v >= 0 else None for v in row] for row in result.counts],
         total=result.total, undirected=result.undirected, nodes=result.nodes, units=result.units,
-        searched=True, searched_starts=[list(s) for s in result.searched_starts],
+        searched=True, searched_starts=[list(s) for s in result.searched_starts], **run,
     )
     if closed:
         data.update(cycles=result.cycles, cycles_up_to_symmetry=symmetric)

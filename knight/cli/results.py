@@ -14,7 +14,8 @@ from rich.table import Table
 
 from knight.cli import app, fail
 from knight.runner import load_job
-from knight.store import STORE_VARIABLE, Store, store_path
+from knight.cli.run import StoreOption
+from knight.store import Store, StoredCensus, store_path
 
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
@@ -23,26 +24,38 @@ COLUMNS = {
     "closed": "closed", "starts_full": "starts full", "distinct_directed": "distinct",
     "distinct_undirected": "≠ reversal", "distinct_symmetric": "≠ symmetry",
 }
+#: Columns of the census summary (`--census`), with their headings in the table.
+CENSUS_COLUMNS = {
+    "jobs": "jobs", "board": "board", "kind": "kind", "removed": "removed", "starts": "starts", "depth": "depth",
+    "units": "units", "done": "done", "failed": "failed", "directed": "directed tours",
+    "undirected": "≠ reversal", "nodes": "nodes",
+}
 
 
 @app.command()
 def results(
     job: Annotated[Optional[str], typer.Argument(help="A job's name or its file (default: every job).")] = None,
-    store: Annotated[Optional[Path], typer.Option(
-        help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")] = None,
+    store: StoreOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
     reach: Annotated[bool, typer.Option("--reach", help=(
         "Instead: how far each Warnsdorff rule goes on m x m boards from the corner (the board-size study): "
         "the first failing m, the failing sides, the success rate by range of m, and the literature's claims."))] = False,
+    censuses: Annotated[bool, typer.Option("--census", help=(
+        "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes "
+        "(the form --json and --csv print them in)."))] = False,
 ) -> int:
     """Summarise the store: tasks, full and closed tours, how many starts give a full tour, and the
-    distinct full tours three ways (directed, up to reversal, up to reversal and symmetry).
+    distinct full tours three ways (directed, up to reversal, up to reversal and symmetry); then the
+    censuses (tours counted, per board and kind). --json and --csv print the tour rows, or with
+    --census the census rows.
 
     Random tie-breaks are counted together over their seeds. Exit status 0, or 2 for bad input.
     """
     if as_json and as_csv:
         fail("choose one of --json and --csv")
+    if reach and censuses:
+        fail("choose one of --reach and --census")
     path = store_path(store)
     if not path.exists():
         fail(f"no store at {path}; run `knight run jobs/*.toml` first, or give --store")
@@ -53,17 +66,44 @@ def results(
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
         if reach:
             return _print_reach(path, name, as_json, as_csv)
-        rows = [_plain(row) for row in opened.summary(name)]
+        rows = [] if censuses else [_plain(row) for row in opened.summary(name)]
+        counted = [census_row(stored) for stored in opened.censuses(name)]
         failures = opened.failures(name)
+    columns, shown = (CENSUS_COLUMNS, counted) if censuses else (COLUMNS, rows)
     if as_json:
-        typer.echo(json.dumps(rows, indent=2))
+        typer.echo(json.dumps(shown, indent=2))
     elif as_csv:
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(COLUMNS), lineterminator="\n")
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(columns), lineterminator="\n")
         writer.writeheader()
-        writer.writerows({**row, "params": format_params(row["params"])} for row in rows)
+        writer.writerows({**row, **{key: _cell(key, row[key]) for key in ("params", "jobs", "removed", "starts")
+                                    if key in row}} for row in shown)
     else:
-        _print_table(rows, failures)
+        _print_table(rows, counted, failures)
     return 0
+
+
+def census_row(stored: StoredCensus) -> dict[str, Any]:
+    """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
+    spec, result = stored.spec, stored.census
+    return {
+        "jobs": list(stored.jobs), "board": f"{spec.n}x{spec.m}", "kind": spec.kind,
+        "removed": [list(square) for square in spec.removed],
+        "starts": "all" if spec.starts is None else [list(square) for square in spec.starts], "depth": spec.depth,
+        "units": stored.units, "done": stored.done, "failed": stored.failed,
+        "directed": None if result is None else result.total,
+        "undirected": None if result is None else result.undirected, "nodes": stored.nodes,
+    }
+
+
+def _cell(key: str, value: Any) -> str:
+    """A summary value as table or CSV text: parameters as ``name=value``, lists of squares and jobs plainly."""
+    if key == "params":
+        return format_params(value)
+    if isinstance(value, list):
+        return " ".join(f"{item[0]},{item[1]}" if isinstance(item, list) else str(item) for item in value) or "-"
+    if value is None:
+        return "-"
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
@@ -82,19 +122,30 @@ def format_params(params: dict[str, Any]) -> str:
                     for name, value in params.items()) or "-"
 
 
-def _print_table(rows: list[dict[str, Any]], failures: list[tuple[str, str, int, str]]) -> None:
+def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]],
+                 failures: list[tuple[str, str, int, str]]) -> None:
     console = Console(width=200 if not sys.stdout.isatty() else None)
-    if not rows:
+    if not rows and not counted:
         console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
         return
-    table = Table(title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
-                  "(directed, up to reversal, up to reversal and symmetry)", show_lines=False)
-    for key, heading in COLUMNS.items():
-        table.add_column(heading, justify="left" if key in ("job", "board", "method", "params") else "right",
-                         no_wrap=key in ("job", "params"))
-    for row in rows:
-        table.add_row(*(format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS))
-    console.print(table)
+    if rows:
+        table = Table(title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
+                      "(directed, up to reversal, up to reversal and symmetry)", show_lines=False)
+        for key, heading in COLUMNS.items():
+            table.add_column(heading, justify="left" if key in ("job", "board", "method", "params") else "right",
+                             no_wrap=key in ("job", "params"))
+        for row in rows:
+            table.add_row(*(format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS))
+        console.print(table)
+    if counted:
+        table = Table(title="Censuses: every tour counted (directed; closed tours from every square), "
+                      "once all units are done", show_lines=False)
+        for key, heading in CENSUS_COLUMNS.items():
+            table.add_column(heading, justify="left" if key in ("jobs", "board", "kind", "removed", "starts")
+                             else "right", no_wrap=key == "jobs")
+        for row in counted:
+            table.add_row(*(_cell(key, row[key]) for key in CENSUS_COLUMNS))
+        console.print(table)
     for key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
 

@@ -10,24 +10,30 @@ from typing import Annotated, Iterator, Optional
 import typer
 
 from knight.cli import EXIT_INTERRUPTED, app, fail
-from knight.runner import EXECUTORS, default_workers, load_job, run_jobs
+from knight.runner import EXECUTORS, Job, RunSummary, default_workers, load_job, run_jobs
 from knight.runner.progress import reporter_for
 from knight.store import STORE_VARIABLE, Store, store_path
 
 EXIT_ALL_DONE = 0
 EXIT_SOME_FAILED = 1
 
+#: The options every command that runs tasks or reads the store shares.
+StoreOption = Annotated[Optional[Path], typer.Option(
+    help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")]
+ExecutorOption = Annotated[str, typer.Option(help="Where tasks run: process (a local pool) or dask.")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")]
+VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
+
 
 @app.command()
 def run(
     jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
     workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: all cores).")] = None,
-    store: Annotated[Optional[Path], typer.Option(
-        help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")] = None,
-    executor: Annotated[str, typer.Option(help="Where tasks run: process (a local pool) or dask.")] = "process",
-    scheduler: Annotated[Optional[str], typer.Option(
-        help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")] = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")] = False,
+    store: StoreOption = None,
+    executor: ExecutorOption = "process",
+    scheduler: SchedulerOption = None,
+    verbose: VerboseOption = False,
 ) -> int:
     """Run the sweeps of the job files; tasks already in the store are not run again.
 
@@ -35,26 +41,15 @@ def run(
     with their reason); 2 bad input (a malformed job file, a bad option); 130 interrupted
     (Ctrl-C or SIGTERM: what finished is stored, the next run does the rest).
     """
-    if workers is not None and workers < 1:
-        fail(f"--workers must be a positive number of processes, got {workers}")
-    if executor not in EXECUTORS:
-        fail(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
-    if scheduler and executor != "dask":
-        fail("--scheduler applies only to --executor dask")
+    check_run_options(workers, executor, scheduler)
     loaded = [load_job(path) for path in jobs]  # every file is checked before anything runs
     names = [job.name for job in loaded]
     for name in names:
         if names.count(name) > 1:
             fail(f"two job files are named {name!r}; give each job a name of its own")
     path = store_path(store)
-    try:
-        with Store(path) as results, _sigterm_interrupts():
-            summary = run_jobs(loaded, results, workers=workers or default_workers(), executor=executor,
-                               scheduler=scheduler, verbose=verbose, reporter=reporter_for())
-    except KeyboardInterrupt:
-        typer.echo(f"knight: interrupted; what finished is in {path}, and the next `knight run` does the rest",
-                   err=True)
-        raise SystemExit(EXIT_INTERRUPTED) from None
+    summary = run_in_store(loaded, path, workers=workers or default_workers(), executor=executor,
+                           scheduler=scheduler, verbose=verbose, again="knight run")
     typer.echo(f"run {summary.run_id}: {summary.total} tasks, {summary.already_done} already in {path}, "
                f"{summary.ran} run now ({summary.failed} failed) in {summary.seconds:.1f} s")
     for failure in summary.failures:
@@ -62,6 +57,30 @@ def run(
     if summary.failed:
         typer.echo("Failed tasks are kept with their reason (`knight results`); the next run retries them.")
     return EXIT_SOME_FAILED if summary.failed else EXIT_ALL_DONE
+
+
+def check_run_options(workers: int | None, executor: str, scheduler: str | None) -> None:
+    """Refuse (exit 2, one line) a bad --workers, --executor or --scheduler."""
+    if workers is not None and workers < 1:
+        fail(f"--workers must be a positive number of processes, got {workers}")
+    if executor not in EXECUTORS:
+        fail(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        fail("--scheduler applies only to --executor dask")
+
+
+def run_in_store(jobs: list[Job], path: Path, *, workers: int, executor: str, scheduler: str | None,
+                 verbose: bool, again: str) -> RunSummary:
+    """Run ``jobs`` into the store at ``path`` with a progress bar; SIGTERM and Ctrl-C stop the run in
+    order and exit 130, saying that ``again`` (the command to rerun) does the rest."""
+    try:
+        with Store(path) as results, _sigterm_interrupts():
+            return run_jobs(jobs, results, workers=workers, executor=executor, scheduler=scheduler,
+                            verbose=verbose, reporter=reporter_for())
+    except KeyboardInterrupt:
+        typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest",
+                   err=True)
+        raise SystemExit(EXIT_INTERRUPTED) from None
 
 
 @contextmanager

@@ -29,6 +29,8 @@ from knight.engine.kernel import kernel
 
 #: The census kernel keeps the visited set in one 64-bit word.
 MAX_CENSUS_SQUARES = 64
+#: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
+SYMMETRY_LIMIT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,45 @@ class Census:
         if not self.complete:
             return None
         return self.total if self.board.size - len(self.removed) == 1 else self.total // 2
+
+
+@dataclass(frozen=True)
+class CensusSpec:
+    """What defines a census: the board, open or closed tours, the removed squares, the start
+    squares (None: every start, one per symmetry class searched) and the depth of its units.
+
+    >>> spec = CensusSpec(5, 5)
+    >>> spec.describe(), len(spec.units())
+    ('5x5 open, every start', 27)
+    """
+
+    n: int
+    m: int
+    closed: bool = False
+    removed: tuple[Square, ...] = ()
+    starts: tuple[Square, ...] | None = None
+    depth: int = 1
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    @property
+    def kind(self) -> str:
+        """``open`` or ``closed``."""
+        return "closed" if self.closed else "open"
+
+    def units(self) -> list[CensusUnit]:
+        """The census's units, as :func:`census_units` lists them (start by start, for a start set)."""
+        return [unit for start in (self.starts or (None,)) for unit in census_units(
+            self.board, closed=self.closed, removed=self.removed, start=start, depth=self.depth)]
+
+    def describe(self) -> str:
+        """A short label, e.g. ``6x6 open less (0, 0), (5, 5), every start``."""
+        less = f" less {', '.join(map(str, self.removed))}" if self.removed else ""
+        starts = "every start" if self.starts is None else f"from {', '.join(map(str, self.starts))}"
+        depth = f", depth {self.depth}" if self.depth != 1 else ""
+        return f"{self.n}x{self.m} {self.kind}{less}, {starts}{depth}"
 
 
 # --- the plan: units, and how their counts make the census ------------------------------------
@@ -389,7 +430,7 @@ def closed_tours(unit: CensusUnit, *, limit: int = 1_000_000, compiled: bool | N
     return record.astype(np.int64)
 
 
-def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = 1_000_000) -> int:
+def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = SYMMETRY_LIMIT) -> int:
     """The number of closed tours up to start square, direction and the board's symmetries.
 
     Lists every closed tour through one square (there are at most ``limit``), takes each as

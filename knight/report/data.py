@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from knight.report.records import MissingData, Record, Results
-from knight.store import SCHEMA_VERSION, StoreVersionError, schema_version
+from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
+from knight.report.records import CensusRecord, MissingData, Record, Results
+from knight.store import SCHEMA_VERSION, StoreVersionError, read_censuses, schema_version
 
 #: Paths of tours on boards up to this many squares are loaded (to be drawn); larger ones are
 #: counted from their stored keys and flags only.
@@ -27,6 +30,58 @@ def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Resu
     """Every stored tour as a :class:`Record` (paths, encoded, on boards up to ``drawn_up_to``
     squares); raises :class:`MissingData` when the store does not exist and
     :class:`~knight.store.StoreVersionError` when another version of knight wrote it."""
+    with _read_only(store) as connection:
+        rows = connection.execute(_QUERY, {"drawn": drawn_up_to}).fetchall()
+    return Results(
+        Record(method=method, params=json.loads(params), n=n, m=m, start=(row, col), length=length,
+               full=bool(full), closed=bool(closed), success=bool(success), work=work, work_unit=unit,
+               budget_exhausted=bool(exhausted), key_directed=directed, key_undirected=undirected,
+               key_symmetric=symmetric, moves=moves, jobs=tuple(sorted((jobs or "").split(","))))
+        for (method, params, n, m, row, col, length, full, closed, success, work, unit, exhausted,
+             directed, undirected, symmetric, moves, jobs) in rows
+    )
+
+
+def load_census(store: Path, *, symmetric_up_to: int = SYMMETRY_LIMIT) -> list[CensusRecord]:
+    """Every census in the store (`knight census`, and census sweeps of `knight run`), one
+    :class:`CensusRecord` each, ordered by board size, open before closed.
+
+    A complete census carries its per-start counts and totals; an incomplete one only how many
+    of its units are done. Closed tours up to the board's symmetries are found by listing the
+    cycles (:func:`~knight.engine.census.cycles_up_to_symmetry`, about 0.4 s for 6 × 6), only
+    when there are at most ``symmetric_up_to`` of them (0: never). Raises :class:`MissingData`
+    when the store does not exist and :class:`~knight.store.StoreVersionError` when another
+    version of knight wrote it.
+
+    >>> load_census(Path("no-such-store.sqlite"))
+    Traceback (most recent call last):
+    ...
+    knight.report.records.MissingData: no results store at no-such-store.sqlite; run `knight run jobs/*.toml` first
+    """
+    with _read_only(store) as connection:
+        stored = read_censuses(connection)
+    records = []
+    for found in stored:
+        spec, result = found.spec, found.census
+        counts, symmetric = {}, None
+        if result is not None:
+            counts = {(row, col): int(result.counts[row, col]) for row in range(spec.n) for col in range(spec.m)
+                      if result.counts[row, col] >= 0}
+            if spec.closed and spec.starts is None and result.cycles is not None \
+                    and result.cycles <= symmetric_up_to:
+                symmetric = cycles_up_to_symmetry(spec.board, removed=spec.removed, limit=symmetric_up_to)
+        records.append(CensusRecord(
+            n=spec.n, m=spec.m, closed=spec.closed, removed=spec.removed, starts=spec.starts, depth=spec.depth,
+            counts=counts, total=None if result is None else result.total,
+            undirected=None if result is None else result.undirected, symmetric=symmetric, nodes=found.nodes,
+            units_done=found.done, units_total=found.units, jobs=found.jobs,
+        ))
+    return records
+
+
+@contextmanager
+def _read_only(store: Path) -> Iterator[sqlite3.Connection]:
+    """The store opened read-only, its format version checked."""
     if not Path(store).exists():
         raise MissingData(f"no results store at {store}; run `knight run jobs/*.toml` first")
     connection = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
@@ -36,14 +91,6 @@ def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Resu
             if version is None:
                 raise MissingData(f"the results store {store} is empty; run `knight run jobs/*.toml` first")
             raise StoreVersionError(store, version)
-        rows = connection.execute(_QUERY, {"drawn": drawn_up_to}).fetchall()
+        yield connection
     finally:
         connection.close()
-    return Results(
-        Record(method=method, params=json.loads(params), n=n, m=m, start=(row, col), length=length,
-               full=bool(full), closed=bool(closed), success=bool(success), work=work, work_unit=unit,
-               budget_exhausted=bool(exhausted), key_directed=directed, key_undirected=undirected,
-               key_symmetric=symmetric, moves=moves, jobs=tuple(sorted((jobs or "").split(","))))
-        for (method, params, n, m, row, col, length, full, closed, success, work, unit, exhausted,
-             directed, undirected, symmetric, moves, jobs) in rows
-    )

@@ -114,3 +114,36 @@ class Summary:
             mean_length=sum(r.length for r in records) / len(records) if records else 0.0,
             work=sum(r.work for r in records),
         )
+
+
+@dataclass(frozen=True)
+class CensusRecord:
+    """One census as stored: every directed open (or closed) tour of a board, counted per start square.
+
+    ``counts`` maps each square counted to its number of directed tours starting there (empty
+    until every unit is done; for a start set, the squares the chosen starts stand for by
+    symmetry). ``total`` is their sum; ``undirected`` the tours up to reversal (for closed
+    tours: as cycles, up to start square and direction); ``symmetric`` the closed tours up to
+    the board's symmetries too, where known (None for open tours). Totals are None until the
+    census is complete (``units_done == units_total``).
+    """
+
+    n: int
+    m: int
+    closed: bool
+    removed: tuple[Square, ...]
+    starts: tuple[Square, ...] | None  # None: every start
+    depth: int
+    counts: Mapping[Square, int]
+    total: int | None
+    undirected: int | None
+    symmetric: int | None
+    nodes: int
+    units_done: int
+    units_total: int
+    jobs: tuple[str, ...]
+
+    @property
+    def complete(self) -> bool:
+        """True when every unit has its count."""
+        return self.units_done == self.units_total

@@ -14,6 +14,18 @@ boards and start squares, with a grid of parameter values::
     params = {tie = ["first", "random"]}  # each value a scalar or a list: the sweep takes every combination
     repeats = 5                         # random tie-breaks only: seeds 0..4 (unless params give seeds)
 
+A census sweep (method ``census``) counts every tour instead of building one; it runs as one
+task per :class:`~knight.engine.census.CensusUnit` (a start square and a first move), so the
+same pool, store, resume and executors apply::
+
+    [[sweep]]
+    boards = [5, 6]                     # boards of at most 64 squares
+    starts = "all"                      # optional: "all" (the default) or [[row, col], ...]
+    method = "census"
+    params = {closed = [false, true], removed = [[0, 0], [5, 5]], depth = 1}
+                                        # closed: a grid axis; removed: one set of squares; depth:
+                                        # moves fixed per unit (default 1)
+
 A file that is not valid TOML, has an unknown key, names a method or parameter that does
 not exist, or an impossible board or start, raises :class:`JobError` with one line naming
 the file, the key and what would be valid.
@@ -35,6 +47,8 @@ from typing import Any, Iterator
 from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parameters
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
 from knight.engine.board import Square
+from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit
+from knight.store import CENSUS
 
 
 class JobError(InvalidInput):
@@ -54,6 +68,10 @@ PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
     "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
     "parberry": {},
 }
+#: Every method a sweep may name: the engine's tour builders, and the census.
+SWEEP_METHODS = (*METHODS, CENSUS)
+#: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
+_PER_TASK_PARAMS = ("seed", "first", "more")
 
 
 @lru_cache(maxsize=1024)
@@ -67,6 +85,9 @@ class Task:
     """One unit of work: a method with its parameters, from one start square of one board.
 
     ``key`` is its stable identity: equal for equal work, whatever job or file asked for it.
+    A census-unit task (method :data:`~knight.store.CENSUS`) is made from its unit with
+    :meth:`from_unit`; its parameters are the unit's (closed, removed, first, more), so its key
+    is the unit's, and :attr:`unit` gives the unit back.
     """
 
     method: str
@@ -81,19 +102,54 @@ class Task:
         text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
         object.__setattr__(self, "key", hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
 
+    @classmethod
+    def from_unit(cls, unit: CensusUnit) -> Task:
+        """The task that counts the tours of one census unit."""
+        params = (("closed", unit.closed), ("first", unit.first), ("more", unit.more), ("removed", unit.removed))
+        return cls(CENSUS, params, unit.n, unit.m, unit.start)
+
+    @property
+    def unit(self) -> CensusUnit:
+        """The census unit of a census task (``method == "census"``)."""
+        if self.method != CENSUS:
+            raise ValueError(f"task {self.key} builds a tour ({self.method}); it has no census unit")
+        return CensusUnit.from_dict({**self.params_dict, "n": self.n, "m": self.m, "start": self.start})
+
     @property
     def params_dict(self) -> dict[str, Any]:
         return dict(self.params)
 
     @property
     def group_params(self) -> dict[str, Any]:
-        """The parameters without the seed: random repeats of one rule are counted together."""
-        return {name: value for name, value in self.params if name != "seed"}
+        """The parameters that tell one group of tasks apart: without random seeds (repeats of one
+        rule are counted together) or a census unit's moves (the units of one census together)."""
+        return {name: value for name, value in self.params if name not in _PER_TASK_PARAMS}
 
     def describe(self) -> str:
-        """A short human label, e.g. ``warnsdorff(tie=random, seed=3) 8x8 from (0, 0)``."""
+        """A short human label, e.g. ``warnsdorff(tie=random, seed=3) 8x8 from (0, 0)`` or
+        ``census 5x5 open start 0,0 first 1,2``."""
+        if self.method == CENSUS:
+            return f"census {self.unit.key}"
         params = ", ".join(f"{name}={value}" for name, value in self.params)
         return f"{self.method}({params}) {self.n}x{self.m} from {self.start}"
+
+
+@dataclass(frozen=True)
+class CensusPlan:
+    """One census a sweep asks for (its :class:`~knight.engine.census.CensusSpec`), with the tasks of its units."""
+
+    spec: CensusSpec
+    tasks: tuple[Task, ...]
+
+    @property
+    def keys(self) -> list[str]:
+        """The keys of its unit tasks."""
+        return [task.key for task in self.tasks]
+
+    @classmethod
+    def of(cls, spec: CensusSpec) -> CensusPlan:
+        """The plan of a census: one task per unit, as the engine lists them."""
+        return cls(spec, tuple(Task.from_unit(unit) for unit in spec.units()))
 
 
 @dataclass(frozen=True)
@@ -105,9 +161,19 @@ class Sweep:
     boards: tuple[Board, ...]
     starts: Any  # "all", "corners", a tuple of squares, or ("sample", K, seed)
     param_grid: tuple[dict[str, Any], ...]
+    plans: tuple[CensusPlan, ...] = ()  # a census sweep's censuses, listed when the file is read
+
+    def censuses(self) -> list[CensusPlan]:
+        """The censuses of a census sweep, one per board and parameter set (none for other methods)."""
+        return list(self.plans)
 
     def tasks(self) -> Iterator[Task]:
-        """Every task of the sweep, in a fixed order: board, then start, then parameters."""
+        """Every task of the sweep, in a fixed order: board, then start, then parameters (a census:
+        board, parameters, then its units in the order the engine lists them)."""
+        if self.method == CENSUS:
+            for plan in self.censuses():
+                yield from plan.tasks
+            return
         grid = [tuple(sorted(params.items())) for params in self.param_grid]
         for board in self.boards:
             for start in start_squares(board, self.starts):
@@ -132,6 +198,10 @@ class Job:
             for task in sweep.tasks():
                 seen.setdefault(task.key, task)
         return list(seen.values())
+
+    def censuses(self) -> list[CensusPlan]:
+        """Every census the job's census sweeps ask for."""
+        return [plan for sweep in self.sweeps for plan in sweep.censuses()]
 
 
 def start_squares(board: Board, starts: Any) -> list[Square]:
@@ -199,13 +269,19 @@ def _no_unknown_keys(table: dict[str, Any], known: dict[str, str], where: _Where
 
 def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
     _no_unknown_keys(table, SWEEP_KEYS, where, " in a sweep")
-    for key in ("boards", "starts", "method"):
+    required = ("boards", "method") if table.get("method") == CENSUS else ("boards", "starts", "method")
+    for key in required:
         if key not in table:
-            where.fail(key, f"missing; every sweep needs boards, starts and method ({', '.join(METHODS)})")
+            where.fail(key, f"missing; every sweep needs boards, starts and method ({', '.join(SWEEP_METHODS)})")
     method = table["method"]
-    if method not in METHODS:
-        where.fail("method", f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+    if method not in SWEEP_METHODS:
+        where.fail("method", f"unknown method {method!r}; choose one of: {', '.join(SWEEP_METHODS)}")
+    label = table.get("label", f"sweep {index}")
+    if not isinstance(label, str):
+        where.fail("label", "must be a string")
     boards = _parse_boards(table["boards"], where)
+    if method == CENSUS:
+        return _parse_census_sweep(table, boards, label, where)
     starts = _parse_starts(table["starts"], boards, where)
     grid = _parse_params(method, table.get("params", {}), table.get("repeats"), where)
     for params in grid:
@@ -214,10 +290,66 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
             if bad or any(start_squares(b, starts) != [(0, 0)] for b in boards):
                 where.fail("params.tie", "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
                            "put it in a sweep of its own")
-    label = table.get("label", f"sweep {index}")
-    if not isinstance(label, str):
-        where.fail("label", "must be a string")
     return Sweep(label, method, boards, starts, grid)
+
+
+CENSUS_PARAMS = {"closed": "true or false, or a list of both", "removed": "a list of [row, col] squares",
+                 "depth": "moves fixed per unit, a positive integer or a list"}
+
+
+def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
+    """A census sweep: check boards, starts and parameters, and list every census's units."""
+    for board in boards:
+        if board.size > MAX_CENSUS_SQUARES:
+            where.fail("boards", f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; "
+                       f"{board} has {board.size}")
+    if "repeats" in table:
+        where.fail("repeats", "does not apply to method 'census', which counts every tour")
+    starts = _parse_starts(table.get("starts", "all"), boards, where)
+    if not (starts == "all" or isinstance(starts, tuple) and starts[0] != "sample"):
+        where.fail("starts", 'a census takes starts = "all" or a list of [row, col]')
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        where.fail("params", 'must be a table such as {closed = [false, true], removed = [[0, 0], [7, 7]]}')
+    valid = "; ".join(f"{name}: {what}" for name, what in CENSUS_PARAMS.items())
+    for name in params:
+        if name not in CENSUS_PARAMS:
+            where.fail(f"params.{name}", f"not a parameter of method 'census'; it takes {valid}")
+    closed = params.get("closed", False)
+    closed = closed if isinstance(closed, list) else [closed]
+    depths = params.get("depth", 1)
+    depths = depths if isinstance(depths, list) else [depths]
+    if not closed or not all(isinstance(value, bool) for value in closed):
+        where.fail("params.closed", f"must be {CENSUS_PARAMS['closed']}, got {params['closed']!r}")
+    if not depths or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in depths):
+        where.fail("params.depth", f"must be {CENSUS_PARAMS['depth']}, got {params['depth']!r}")
+    removed = params.get("removed", [])
+    if not isinstance(removed, list) or not all(
+            isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                              for x in item) for item in removed):
+        where.fail("params.removed", f"must be {CENSUS_PARAMS['removed']} (one set of squares), got {removed!r}")
+    removed_squares = tuple(sorted({(row, col) for row, col in removed}))
+    if True in closed and starts != "all":
+        where.fail("starts", 'a closed census searches from one square (every closed tour passes through all); '
+                   'use starts = "all"')
+    plans = []
+    for board in boards:
+        for square in removed_squares:
+            if not board.contains(square):
+                where.fail("params.removed", f"square {list(square)} is off the {board} board: row must be "
+                           f"0..{board.n - 1} and column 0..{board.m - 1}")
+        for square in (starts if starts != "all" else ()):
+            if square in removed_squares:
+                where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
+        for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
+            try:
+                plans.append(CensusPlan.of(CensusSpec(board.n, board.m, is_closed, removed_squares,
+                                                      None if starts == "all" else starts, depth)))
+            except InvalidInput as error:
+                where.fail("params", f"{board}: {error}")
+    grid = tuple({"closed": c, "removed": removed_squares, "depth": d}
+                 for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)))
+    return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
 
 
 def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
@@ -329,3 +461,19 @@ def _check_value(name: str, value: Any, where: _Where) -> None:
     if name in ("budget", "seed") and (isinstance(value, bool) or not isinstance(value, int)
                                        or value < (1 if name == "budget" else 0)):
         where.fail(key, f"must be a {'positive' if name == 'budget' else 'non-negative'} integer, got {value!r}")
+
+
+def census_job(spec: CensusSpec) -> Job:
+    """The job `knight census` runs for one census: named after it (e.g. ``census-8x8-open-less-0.0-7.7``,
+    ``census-5x5-open-from-2.2``), so that the store, `knight results` and a rerun find it again."""
+    name = f"census-{spec.n}x{spec.m}-{spec.kind}"
+    if spec.removed:
+        name += "-less-" + "-".join(f"{row}.{col}" for row, col in spec.removed)
+    if spec.starts is not None:
+        name += "-from-" + "-".join(f"{row}.{col}" for row, col in spec.starts)
+    if spec.depth != 1:
+        name += f"-depth-{spec.depth}"
+    params = {"closed": spec.closed, "removed": spec.removed, "depth": spec.depth}
+    sweep = Sweep(name, CENSUS, (spec.board,), "all" if spec.starts is None else spec.starts, (params,),
+                  (CensusPlan.of(spec),))
+    return Job(name, Path(f"<knight census {name}>"), f"knight census: {name}", "", (sweep,))

@@ -85,7 +85,7 @@ class LineReporter:
     def _line(self, now: float) -> None:
         elapsed = max(now - self.started, 1e-9)
         rate = self.done / elapsed
-        left = (self.total - self.done) / rate if rate else float("nan")
+        left = (self.total - self.done) / rate if rate else (0.0 if self.done >= self.total else float("nan"))
         percent = 100 * self.done / self.total if self.total else 100.0
         print(f"knight: {self.done}/{self.total} tasks ({percent:.0f}%), {rate:,.0f} tasks/s, "
               f"{elapsed:.1f} s elapsed, {left:.1f} s left", file=self.stream, flush=True)

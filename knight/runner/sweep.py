@@ -51,7 +51,7 @@ def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, execu
     tasks: dict[str, Task] = {}
     for job in jobs:
         job_tasks = job.tasks()
-        store.register_job(job.name, job_tasks)
+        store.register_job(job.name, job_tasks, job.censuses())
         for task in job_tasks:
             tasks.setdefault(task.key, task)
     done = store.done_keys()

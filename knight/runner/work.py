@@ -8,21 +8,24 @@ import signal
 from functools import lru_cache
 
 from knight.engine import Board, find_tour
+from knight.engine.census import CensusUnit, count_unit
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.runner.jobs import Task
-from knight.store import TaskResult, validate
+from knight.store import CENSUS, TaskResult, validate
 
 log = logging.getLogger("knight.runner.work")
 
 
 def run_task(task: Task) -> TaskResult:
-    """Build the task's tour with the compiled engine; an engine error becomes a failed result."""
+    """Build the task's tour (or, for a census unit, count its tours) with the compiled engine; an
+    engine error becomes a failed result."""
     _faults().before_task(task.n, task.m, task.start)
+    if task.method == CENSUS:
+        return _count(task)
     try:
         tour = find_tour(Board(task.n, task.m), task.start, task.method, compiled=True, **task.params_dict)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
-        log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
-        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
+        return _failed(task, error)
     log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
     result = TaskResult.from_tour(task.key, tour)
     problem = validate(result, tour)  # the tour as the store will keep it, checked before it leaves the worker
@@ -30,6 +33,22 @@ def run_task(task: Task) -> TaskResult:
         log.error("task %s (%s): %s", task.key, task.describe(), problem)
         return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=problem)
     return result
+
+
+def _count(task: Task) -> TaskResult:
+    """Count the tours of a census-unit task."""
+    try:
+        counted = count_unit(task.unit, compiled=True)
+    except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
+        return _failed(task, error)
+    log.debug("task %s (%s): %d tours, %d nodes", task.key, task.describe(), counted.tours, counted.nodes)
+    return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes)
+
+
+def _failed(task: Task, error: Exception) -> TaskResult:
+    """The result of a task the engine raised ``error`` on: failed, with the reason (and logged)."""
+    log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
+    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
 
 
 def run_chunk(tasks: list[Task]) -> list[TaskResult]:
@@ -52,5 +71,8 @@ def _faults() -> Faults:
 def warm_up(methods: set[str]) -> None:
     """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them."""
     for method in sorted(methods):
+        if method == CENSUS:  # one small unit: from a corner of 5 x 5, first move to (2, 1)
+            count_unit(CensusUnit(5, 5, (0, 0), (2, 1)), compiled=True)
+            continue
         # 6 x 6 is small and every method takes it (Parberry's smallest board); a search needs only a taste.
         find_tour(Board(6, 6), (0, 0), method, compiled=True, **({"budget": 1000} if method == "backtrack" else {}))
