@@ -53,6 +53,9 @@ boards = [8]
 starts = [[0, 0]]
 method = "parberry"
 [[sweep]]
+boards = [5]
+method = "census"
+[[sweep]]
 boards = ["5..70"]
 starts = [[0, 0]]
 method = "warnsdorff"
@@ -136,6 +139,15 @@ def test_answers_equal_values_computed_independently(key_pdf):
 
     failing = [m for m in range(5, 71) if not find_tour(Board(m, m), (0, 0), "warnsdorff").full]
     assert f"the plain rule first fails at m = {failing[0]}" in text
+
+    from knight.engine.census import census
+    total = census(Board(5, 5)).total
+    # what the small job ran on 5 x 5: warnsdorff first and lookahead-min from every start, roth from the corner
+    runs = [find_tour(Board(5, 5), s, "warnsdorff", tie=tie) for s in all_starts(5) for tie in ("first", "lookahead-min")]
+    runs.append(find_tour(Board(5, 5), (0, 0), "warnsdorff", tie="roth"))
+    heuristic_tours = {tuple(t.squares) for t in runs if t.full}
+    assert f"On 5x5 there are {total:,} directed open tours" in text
+    assert f"The heuristics in the store found {len(heuristic_tours)} of them" in text
 
     parberry = find_tour(Board(8, 8), (0, 0), "parberry")
     steps = {frozenset(p) for p in zip(parberry.squares, parberry.squares[1:] + parberry.squares[:1])}

@@ -140,3 +140,21 @@ def test_json_round_trip():
     assert again.key_symmetric == tour.key_symmetric
     assert data["board"] == [6, 6] and data["start"] == [2, 3]
     assert data["params"] == {"tie": "roth"} and data["work"] == {"unit": "steps", "count": 35}
+
+
+def test_cycle_key_ignores_start_and_direction_of_a_closed_tour():
+    closed = find_tour(Board(6, 6), (0, 0), "backtrack", closed=True)
+    squares = closed.squares
+    board = Board(6, 6)
+    for shift in (1, 7, 35):
+        rotated = tour_of(board, squares[shift:] + squares[:shift])
+        assert rotated.key_cycle == closed.key_cycle
+        assert tour_of(board, rotated.squares[::-1]).key_cycle == closed.key_cycle
+        assert rotated.key_undirected != closed.key_undirected  # as sequences they differ
+    def edges(tour):  # a cycle is its set of moves, the closing one included
+        return {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
+
+    for start in [(0, 0), (2, 3), (5, 1)]:
+        other = find_tour(board, start, "backtrack", closed=True, order="warnsdorff")
+        assert (other.key_cycle == closed.key_cycle) == (edges(other) == edges(closed))
+    assert warnsdorff_tour(Board(5, 5), (0, 0)).key_cycle is None

@@ -130,6 +130,17 @@ class Tour:
                     least = candidate
         return self._digest(least)
 
+    @cached_property
+    def key_cycle(self) -> str | None:
+        """For a closed tour, equal for two tours that are the same cycle, whatever their start and
+        direction (so a closed tour census counts cycles); None for a tour that is not closed."""
+        if not self.closed:
+            return None
+        at = int(np.argmin(self.path))  # every cycle is read from its least square, both ways round
+        forward = np.concatenate([self.path[at:], self.path[:at]])
+        backward = np.concatenate([forward[:1], forward[:0:-1]])
+        return self._digest(min(_sequence_bytes(forward), _sequence_bytes(backward)))
+
     def _digest(self, sequence: np.ndarray | bytes) -> str:
         data = sequence if isinstance(sequence, bytes) else _sequence_bytes(sequence)
         header = f"{self.board.n}x{self.board.m}:".encode()

@@ -196,7 +196,7 @@ def census_section(results: Results, censuses: list[CensusRecord]) -> dict[str, 
         })
     closed_boards = []
     for c in (c for c in whole if c.closed):
-        found = {r.key_undirected for r in results.select("backtrack", c.n, c.m, closed=True) if r.success}
+        found = {r.tour().key_cycle for r in results.select("backtrack", c.n, c.m, closed=True) if r.success}
         closed_boards.append({"board": f"{c.n}x{c.m}", "directed": c.total, "cycles": c.undirected,
                               "symmetric": c.symmetric, "nodes": c.nodes, "found": len(found)})
     mutilated = []
