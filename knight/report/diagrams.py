@@ -90,7 +90,9 @@ def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: 
             ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
                                         "fill": _heat(share), "class": "heat"})
             if show_labels:
-                _label(svg, _centre(r, c), label_format.format(value), "#fff" if share > 0.6 else TEXT, SQUARE * 0.32)
+                text = label_format.format(value)
+                size = SQUARE * 0.32 * min(1.0, 3.6 / max(len(text), 1))  # long numbers shrink to fit the square
+                _label(svg, _centre(r, c), text, "#fff" if share > 0.6 else TEXT, size)
     return _to_string(svg)
 
 
