@@ -72,3 +72,13 @@ def test_results_reach_from_the_store(tmp_path):
                                         'method = "naive"\n'))], empty).returncode == 0
     refused = knight(["results", "--reach"], empty)
     assert refused.returncode == 2 and "board-size study" in refused.stderr
+
+
+def test_a_share_claim_is_not_refuted_before_the_study_reaches_it():
+    share = next(c for c in CLAIMS if c.rule == "roth" and not c.early)
+    failing_early = {m: (int(m not in (27, 30)), 1) for m in range(5, 101)}  # 2% of 5..100 fail
+    assert _claim_verdict("roth", failing_early)[share.statement] == "untested"
+    to_1000 = {m: (int(m not in (27, 30)), 1) for m in range(5, 1001)}  # 0.2% of 5..1000
+    assert _claim_verdict("roth", to_1000)[share.statement] == "agree"
+    many = {m: (int(m % 50 != 0), 1) for m in range(5, 1001)}  # 2% of 5..1000
+    assert _claim_verdict("roth", many)[share.statement] == "disagree"

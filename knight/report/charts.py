@@ -47,6 +47,26 @@ def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float
         return _to_svg(figure)
 
 
+def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: str) -> str:
+    """Small multiples, one per rule: for each board n × m, whether the rule found a full tour from the corner."""
+    with plt.rc_context({**_STYLE, "axes.grid": False}):
+        figure, axes_row = plt.subplots(1, len(maps), figsize=(1.8 * len(maps) + 0.6, 2.4), squeeze=False,
+                                        sharey=True)
+        for axes, (rule, outcome) in zip(axes_row[0], maps.items()):
+            rows = sorted({n for n, _ in outcome})
+            cols = sorted({m for _, m in outcome})
+            grid = [[float(outcome[(n, m)]) if (n, m) in outcome else float("nan") for m in cols] for n in rows]
+            axes.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest",
+                        extent=(cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5))
+            failing = sum(1 for ok in outcome.values() if not ok)
+            axes.set_title(f"{rule}\n{failing} of {len(outcome)} fail", fontsize=8)
+            axes.set_xlabel("columns m", fontsize=7)
+            axes.tick_params(labelsize=6)
+        axes_row[0][0].set_ylabel("rows n", fontsize=7)
+        figure.suptitle(title, fontsize=9)
+        return _to_svg(figure)
+
+
 def _to_svg(figure: plt.Figure) -> str:
     buffer = io.StringIO()
     figure.tight_layout()

@@ -16,7 +16,7 @@ from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
 from knight.engine.parberry import structured_moves
-from knight.report.charts import histogram_svg, success_by_size_svg
+from knight.report.charts import histogram_svg, success_by_size_svg, success_maps_svg
 from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.engine.theory import colour_counts, open_tour_verdict
@@ -279,8 +279,31 @@ def _size_study(results: Results) -> dict[str, Any]:
               "failing": len(rule.failing), "failing_list": rule.failing[:12], "last_success": rule.last_success,
               "by_range": [rule.rate_between(low, high) for low, high in ranges]}
              for tie, rule in reach.items()]
-    return {"chart": chart, "width": width, "rules": rules, "largest": largest, "ranges": [f"{low}–{high}" for low, high in ranges],
+    return {"chart": chart, "width": width, "rules": rules, "largest": largest,
+            "rectangles": _rectangles(results), "every_start": _every_start(results), "ranges": [f"{low}–{high}" for low, high in ranges],
             "claims": judge_claims(reach), "first_rule": next((r for r in rules if r["tie"] == "first"), None)}
+
+
+def _rectangles(results: Results) -> str:
+    """Where each rule finds a tour from the corner of an n × m board with n < m (a map per rule), or ''."""
+    maps: dict[str, dict[tuple[int, int], bool]] = {}
+    for record in results.select("warnsdorff"):
+        if record.n < record.m and record.start == (0, 0) and record.params["tie"] != "random":
+            maps.setdefault(record.params["tie"], {})[(record.n, record.m)] = record.full
+    maps = {tie: outcome for tie, outcome in maps.items() if len(outcome) >= 20}
+    return success_maps_svg(maps, title="Full tours from the corner of n × m boards (green: found)") if maps else ""
+
+
+def _every_start(results: Results) -> list[dict[str, Any]]:
+    """For square boards run from every start: the share of starts from which each rule finds a full tour."""
+    rows: dict[int, dict[str, list[bool]]] = {}
+    for record in results.select("warnsdorff"):
+        if record.n == record.m and record.params["tie"] in ("first", "lookahead-min", "lookahead-sum", "roth"):
+            rows.setdefault(record.n, {}).setdefault(record.params["tie"], []).append(record.full)
+    return [{"side": side, "starts": side * side,
+             "shares": {tie: sum(runs) / len(runs) for tie, runs in by_tie.items()}}
+            for side, by_tie in sorted(rows.items())
+            if all(len(runs) == side * side for runs in by_tie.values()) and len(by_tie) == 4]
 
 
 # --- Appendix ---------------------------------------------------------------------------------------
