@@ -122,6 +122,7 @@ def _homework_board(results: Results, size: int) -> dict[str, Any]:
     return {
         "size": size,
         "squares": board.size,
+        "symmetries": len(board.symmetries()),
         "summary": Summary.of(list(first.values())),
         "rules": rules,
         "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
