@@ -97,7 +97,6 @@ class Summary:
     distinct_undirected: int
     distinct_symmetric: int
     mean_length: float
-    work: int
 
     @classmethod
     def of(cls, records: list[Record]) -> Summary:
@@ -112,7 +111,6 @@ class Summary:
             distinct_undirected=len({r.key_undirected for r in full}),
             distinct_symmetric=len({r.key_symmetric for r in full}),
             mean_length=sum(r.length for r in records) / len(records) if records else 0.0,
-            work=sum(r.work for r in records),
         )
 
 
