@@ -58,14 +58,25 @@ class Results:
     """All records, with the few queries the report needs."""
 
     def __init__(self, records: Iterable[Record], *, hint: str = "knight run jobs/*.toml") -> None:
-        self.records = list(records)
+        self.records = sorted(records, key=lambda r: (r.n, r.m, r.start, sorted(r.params.items(), key=str)))
         self.hint = hint
+        # Indexes, so that the report's many queries do not each scan every record.
+        self._by_method: dict[str, list[Record]] = {}
+        self._by_board: dict[tuple[int, int], list[Record]] = {}
+        for record in self.records:
+            self._by_method.setdefault(record.method, []).append(record)
+            self._by_board.setdefault((record.n, record.m), []).append(record)
 
     def select(self, method: str | None = None, n: int | None = None, m: int | None = None,
                **params: Any) -> list[Record]:
         """The records of one method (and parameters) on one board size, sorted by start square."""
-        chosen = [r for r in self.records if r.matches(method, n, m, params)]
-        return sorted(chosen, key=lambda r: (r.n, r.m, r.start, sorted(r.params.items(), key=str)))
+        if n is not None and m is not None:
+            candidates = self._by_board.get((n, m), [])
+        elif method is not None:
+            candidates = self._by_method.get(method, [])
+        else:
+            candidates = self.records
+        return [r for r in candidates if r.matches(method, n, m, params)]
 
     def require(self, method: str, n: int, m: int, **params: Any) -> list[Record]:
         """Like :meth:`select`, but at least one record must exist."""
