@@ -28,11 +28,14 @@ class Part:
 
 @dataclass(frozen=True)
 class Question:
-    """A question of a source document: its id (the HTML anchor is ``q-<id>``), the document's words,
-    its sub-questions, and the boards the handout leaves for drawn answers."""
+    """A question of a source document: its id (the HTML anchor is ``q-<id>``), a few words for the
+    key's table of answers, the jobs whose results answer it, the document's words, its
+    sub-questions, and the boards the handout leaves for drawn answers."""
 
     id: str
     document: str
+    short: str
+    jobs: tuple[str, ...]
     quote: str
     parts: tuple[Part, ...]
     boards: tuple[tuple[int, int], ...] = ()
@@ -67,7 +70,8 @@ def questions() -> tuple[Question, ...]:
         if entry["document"] not in documents():
             raise ValueError(f"question {entry['id']}: unknown document {entry['document']!r}")
         found.append(Question(
-            id=entry["id"], document=entry["document"], quote=entry["quote"], parts=parts,
+            id=entry["id"], document=entry["document"], short=entry["short"], jobs=tuple(entry["jobs"]),
+            quote=entry["quote"], parts=parts,
             boards=tuple(tuple(board) for board in entry.get("boards", ())),
             board_captions=tuple(entry.get("board_captions", ())),
             starts=tuple(tuple(start) for start in entry.get("starts", ())),
