@@ -23,17 +23,19 @@ def report(
     store: Annotated[Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")] = None,
     out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
     paper: Annotated[str, typer.Option(help="Page size: a4 or letter.")] = "a4",
-    jobs: Annotated[list[Path], typer.Option("--job", help="Job files the report answers (for the footer).")] = [],  # noqa: B006
+    jobs: Annotated[list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")] = [],  # noqa: B006
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDF.")] = True,
 ) -> None:
     """Write the report: reports/out/knights-tour.{html,pdf} (key) and knights-tour-handout.{html,pdf}.
 
     With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
-    from knight.report.context import build_context, handout_context
-    from knight.report.data import load_census, load_results
+    from knight.report.context import StoreData, build_context
+    from knight.report.handout import handout_context
+    from knight.report.data import load_census, load_estimates, load_results
     from knight.report.records import MissingData
     from knight.report.render import EDITIONS, PAPERS, render_html, write_pdf, write_text
+    from knight.runner.jobs import JobError, load_job
     from knight.store import store_path
 
     for name in edition:
@@ -41,13 +43,22 @@ def report(
             fail(f"unknown edition {name!r}; choose from: {', '.join(EDITIONS)}")
     if paper not in PAPERS:
         fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
-    meta = _meta(jobs)
     try:
-        contexts = {name: handout_context() if name == "handout"
-                    else build_context(load_results(store_path(store)), load_census(store_path(store)))
-                    for name in edition}
-    except MissingData as error:
+        shown = [load_job(job).name for job in jobs] if jobs else None
+    except JobError as error:
         fail(str(error))
+    meta = _meta(jobs)
+    contexts = {}
+    for name in edition:
+        if name == "handout":
+            contexts[name] = handout_context()
+            continue
+        path = store_path(store)
+        try:
+            data = StoreData(load_results(path), load_census(path), load_estimates(path))
+        except MissingData as error:
+            fail(str(error))
+        contexts[name] = build_context(data.only(shown))
     for name, context in contexts.items():
         html = render_html({**context, "meta": meta}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]

@@ -22,47 +22,86 @@ _STYLE = {
 }
 
 
-def histogram_svg(values: Sequence[int], *, title: str, xlabel: str, ylabel: str = "start squares") -> str:
-    """A bar chart of how often each integer value occurs (e.g. squares reached from each start)."""
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(6, 2.6))
-        counts: dict[int, int] = {}
-        for value in values:
-            counts[int(value)] = counts.get(int(value), 0) + 1
-        axes.bar(list(counts), list(counts.values()), width=0.8, color="#1f4e79")
-        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
-        axes.yaxis.get_major_locator().set_params(integer=True)
-        return _to_svg(figure)
+#: Each series of a chart gets its own marker and line style, so that it reads without colour.
+_SERIES_STYLES = [("#1f4e79", "o", "-"), ("#c62828", "s", "--"), ("#2e7d32", "^", "-."), ("#6a1b9a", "D", ":"),
+                  ("#ef6c00", "v", "-"), ("#00838f", "P", "--"), ("#5d4037", "X", "-."), ("#757575", "*", ":")]
+
+
+def _series_style(index: int) -> dict[str, object]:
+    colour, marker, line = _SERIES_STYLES[index % len(_SERIES_STYLES)]
+    return {"color": colour, "marker": marker, "linestyle": line, "markersize": 4, "linewidth": 1.2}
 
 
 def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, title: str,
                         xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
     with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(6.4, 3.6))
-        for name, (sizes, rates) in series.items():
-            axes.plot(list(sizes), list(rates), label=name, linewidth=1.2, marker="." if len(sizes) < 60 else None)
+        figure, axes = plt.subplots(figsize=(5.0, 2.9))
+        for index, (name, (sizes, rates)) in enumerate(series.items()):
+            axes.plot(list(sizes), list(rates), label=name, **_series_style(index))
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
-        axes.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+        axes.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+        return _to_svg(figure)
+
+
+def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabel: str = "share",
+                      title: str | None = None) -> str:
+    """The distribution of integer values of several groups (e.g. squares reached by two kinds of walk),
+    each as the share of its group at each value, drawn as a line with its own marker and style."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(5.0, 2.2))
+        for index, (name, values) in enumerate(series.items()):
+            counts: dict[int, int] = {}
+            for value in values:
+                counts[int(value)] = counts.get(int(value), 0) + 1
+            xs = sorted(counts)
+            axes.plot(xs, [counts[x] / len(values) for x in xs], label=name, **_series_style(index))
+        axes.set(xlabel=xlabel, ylabel=ylabel)
+        if title:
+            axes.set_title(title)
+        axes.legend(fontsize=8, frameon=False, loc="upper left")
+        return _to_svg(figure)
+
+
+def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *,
+                  exact: Mapping[str, float] | None = None) -> str:
+    """How an estimate moves as probes grow: ``{label: (probes, running mean)}`` on log–log axes, with the
+    exact value, where known, as a dotted level of the same colour."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(5.0, 2.4))
+        for index, (name, (probes, means)) in enumerate(series.items()):
+            style = _series_style(index)
+            axes.plot(list(probes), list(means), label=f"{name}: estimate", **style)
+            if exact and name in exact:
+                axes.axhline(exact[name], color=style["color"], linestyle=":", linewidth=1,
+                             label=f"{name}: exact count")
+        axes.set(xscale="log", yscale="log", xlabel="probes", ylabel="estimated nodes of the tree")
+        axes.legend(fontsize=8, frameon=False)
         return _to_svg(figure)
 
 
 def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: str) -> str:
     """Small multiples, one per rule: for each board n × m, whether the rule found a full tour from the corner."""
     with plt.rc_context({**_STYLE, "axes.grid": False}):
-        figure, axes_row = plt.subplots(1, len(maps), figsize=(1.8 * len(maps) + 0.6, 2.4), squeeze=False,
-                                        sharey=True)
-        for axes, (rule, outcome) in zip(axes_row[0], maps.items()):
+        columns = min(4, len(maps))  # more would shrink the labels below legibility on a page
+        rows_of_maps = -(-len(maps) // columns)
+        figure, grid_of_axes = plt.subplots(rows_of_maps, columns, figsize=(1.8 * columns + 0.6, 2.3 * rows_of_maps),
+                                            squeeze=False, sharey=True)
+        every_axes = list(grid_of_axes.flat)
+        for axes in every_axes[len(maps):]:
+            axes.set_visible(False)
+        for axes, (rule, outcome) in zip(every_axes, maps.items()):
             rows = sorted({n for n, _ in outcome})
             cols = sorted({m for _, m in outcome})
             grid = [[float(outcome[(n, m)]) if (n, m) in outcome else float("nan") for m in cols] for n in rows]
             axes.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest",
                         extent=(cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5))
             failing = sum(1 for ok in outcome.values() if not ok)
-            axes.set_title(f"{rule}\n{failing} of {len(outcome)} fail", fontsize=8)
-            axes.set_xlabel("columns m", fontsize=7)
-            axes.tick_params(labelsize=6)
-        axes_row[0][0].set_ylabel("rows n", fontsize=7)
+            axes.set_title(f"{rule}\n{failing} of {len(outcome)} fail", fontsize=9)
+            axes.set_xlabel("columns m", fontsize=9)
+            axes.tick_params(labelsize=8)
+        for row in grid_of_axes:
+            row[0].set_ylabel("rows n", fontsize=9)
         figure.suptitle(title, fontsize=9)
         return _to_svg(figure)
 

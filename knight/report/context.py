@@ -1,14 +1,19 @@
-"""The report's template context: every number, table and picture, computed from stored results.
+"""The answer key's template context: every number, table and picture, computed from stored results.
 
-One function per source document. Nothing here is typed in by hand except the questions'
-own parameters (which boards and starts a document asks about).
+One function per question of ``questions.toml`` (:data:`ANSWERS`), each returning what its part of
+the key shows and a one-line ``glance`` answer for the table at the top. A question whose job has
+not run (or was not named with ``--job``) gets ``missing`` instead, and the rest still renders.
+Nothing here is typed in by hand except what the documents themselves fix (which boards and starts
+they ask about, the 10^25 years they claim).
 """
 
 from __future__ import annotations
 
+import math
 import random
-from statistics import mean
-from typing import Any
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -16,273 +21,513 @@ from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
 from knight.engine.parberry import structured_moves
-from knight.report.charts import histogram_svg, success_by_size_svg, success_maps_svg
-from knight.report.diagrams import empty_board_svg, heat_map_svg, tour_svg
-from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.engine.theory import colour_counts, open_tour_verdict
-from knight.report.records import CensusRecord, Record, Results, Summary
+from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
+from knight.report.diagrams import heat_map_svg, tour_svg
+from knight.report.questions import Question, documents, questions
+from knight.report.reach import judge_claims, reach_by_rule, side_ranges
+from knight.report.records import CensusRecord, MissingData, Record, Results, Summary
+from knight.report.text import board_text, power_of_ten
 
-#: The "4 different initial squares" Homework #8 asks for on 6 x 6 and 8 x 8: a corner, an
-#: edge square, and two inner squares, each from a different symmetry class.
-FOUR_STARTS: dict[int, list[Square]] = {6: [(0, 0), (0, 1), (1, 2), (2, 2)], 8: [(0, 0), (0, 1), (1, 2), (3, 3)]}
+#: The four start squares of each homework board, as the document asks them (questions.toml).
 HOMEWORK_SIZES = (5, 6, 8)
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
-#: The boards the backtracking questions are answered on.
 EIFFEL_SIZES = (5, 6, 8)
+#: Wozniak's figure, as the blog gives it.
+WOZNIAK_YEARS_LOG10 = 25
+SECONDS_PER_YEAR = 365.25 * 24 * 3600
+#: The blog's W+ and W2, as we read them (see the methods appendix).
+W_PLUS, W_TWO = "squirrel", "lookahead-sum"
 
 
-def handout_context() -> dict[str, Any]:
-    """What the student handout shows: the methods, the conventions and empty boards; no results."""
+@dataclass
+class StoreData:
+    """What the key is computed from: the stored tours, censuses and tree-size estimates."""
+
+    results: Results
+    censuses: list[CensusRecord]
+    estimates: list[Any] = field(default_factory=list)
+
+    def only(self, jobs: Iterable[str] | None) -> StoreData:
+        """The results of the named jobs only (all when ``jobs`` is None)."""
+        if jobs is None:
+            return self
+        wanted = set(jobs)
+        return StoreData(
+            Results([r for r in self.results.records if wanted & set(r.jobs)], hint=self.results.hint),
+            [c for c in self.censuses if wanted & set(c.jobs)],
+            [e for e in self.estimates if wanted & set(getattr(e, "jobs", ()))],
+        )
+
+
+def build_context(data: StoreData) -> dict[str, Any]:
+    """Everything the answer key shows: per question its answer (or what is missing), the table of
+    answers at a glance, and the appendix."""
+    answers: dict[str, dict[str, Any]] = {}
+    for question in questions():
+        try:
+            answers[question.id] = ANSWERS[question.id](data)
+        except MissingData as missing:
+            answers[question.id] = {"missing": _missing_line(question), "why": str(missing)}
+    numbered = _numbering()
+    glance = [{"question": q, "number": numbered[q.id], "answer": answers[q.id].get("glance", ""),
+               "missing": answers[q.id].get("missing")} for q in questions()]
     return {
+        "documents": documents(),
+        "questions": questions(),
+        "numbers": numbered,
+        "answers": answers,
+        "glance": glance,
         "appendix": appendix_section(),
-        "worksheets": {size: empty_board_svg(Board(size, size)) for size in HOMEWORK_SIZES},
-        "homework_sizes": HOMEWORK_SIZES,
+        "provenance": provenance(data),
     }
 
 
-def build_context(results: Results, censuses: list[CensusRecord]) -> dict[str, Any]:
-    """Everything the answer key shows, from the stored tours and censuses; raises :class:`MissingData`
-    naming the job to run."""
-    return {
-        **handout_context(),
-        "deitel": deitel_section(results),
-        "homework": homework_section(results),
-        "eiffel": eiffel_section(results),
-        "census": census_section(results, censuses),
-        "blog": blog_section(results),
-        "provenance": provenance(results),
-    }
-
-
-def provenance(results: Results) -> list[dict[str, Any]]:
-    """Which runs the numbers come from: every job found in the store, with its stored tours."""
+def _numbering() -> dict[str, str]:
+    """Questions numbered by document: 1.1, 1.2, … 2.1, …"""
+    order = list(documents())
     counts: dict[str, int] = {}
-    for record in results.records:
+    numbers = {}
+    for question in questions():
+        counts[question.document] = counts.get(question.document, 0) + 1
+        numbers[question.id] = f"{order.index(question.document) + 1}.{counts[question.document]}"
+    return numbers
+
+
+def _missing_line(question: Question) -> str:
+    runs = " ".join(f"jobs/{job}.toml" for job in question.jobs)
+    return f"Not answered: the job{'s' if len(question.jobs) > 1 else ''} {', '.join(question.jobs)} " \
+           f"{'have' if len(question.jobs) > 1 else 'has'} no results in this report; run `knight run {runs}` " \
+           f"and name {'them' if len(question.jobs) > 1 else 'it'} with `--job`."
+
+
+def provenance(data: StoreData) -> list[dict[str, Any]]:
+    """Which runs the numbers come from: every job with results in the report, and how many."""
+    tours: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for record in data.results.records:
         for job in record.jobs:
+            tours[job] = tours.get(job, 0) + 1
+    for census in [*data.censuses, *data.estimates]:
+        for job in census.jobs:
             counts[job] = counts.get(job, 0) + 1
-    return [{"job": job, "tours": count} for job, count in sorted(counts.items())]
+    return [{"job": job, "tours": tours.get(job, 0), "counts": counts.get(job, 0)}
+            for job in sorted(tours.keys() | counts.keys())]
 
 
 # --- Deitel 7.24 ----------------------------------------------------------------------------------
 
-def deitel_section(results: Results) -> dict[str, Any]:
+def deitel_by_hand(data: StoreData) -> dict[str, Any]:
+    """The yardstick for a tour by hand: how far a knight gets with no rule (naive and random walks)."""
+    naive = [r.length for r in data.results.by_start("naive", 8, 8).values()]
+    walks = data.results.require("random-walk", 8, 8)
+    random_lengths = [r.length for r in walks]
+    seeds = len({r.params.get("seed") for r in walks})
+    chart = distributions_svg({"first legal move (64 starts)": naive,
+                               f"random legal move ({len(walks):,} walks)": random_lengths},
+                              xlabel="squares numbered before the knight is stuck (of 64)", ylabel="share of walks")
+    quartiles = np.percentile(random_lengths, [25, 50, 75])
+    full = sum(r.full for r in walks)
+    return {
+        "naive": {"median": median(naive), "min": min(naive), "max": max(naive)},
+        "random": {"walks": len(walks), "seeds": seeds, "starts": len({r.start for r in walks}),
+                   "median": median(random_lengths), "q1": quartiles[0], "q3": quartiles[2],
+                   "min": min(random_lengths), "max": max(random_lengths), "full": full,
+                   "over_50": sum(n > 50 for n in random_lengths)},
+        "chart": chart,
+        "glance": f"With no rule a knight numbers about {median(random_lengths):.0f} of 64 squares (median of "
+                  f"{len(walks):,} random walks, {min(random_lengths)}–{max(random_lengths)}); the first-legal-move "
+                  f"knight {median(naive):.0f} (median of {len(naive)} starts).",
+    }
+
+
+def deitel_naive(data: StoreData) -> dict[str, Any]:
     board = Board(8, 8)
-    naive = results.by_start("naive", 8, 8)
+    naive = data.results.by_start("naive", 8, 8)
     corner = naive[(0, 0)]
     moves = [record.length - 1 for record in naive.values()]
-    warnsdorff = results.by_start("warnsdorff", 8, 8, tie="first")
-    static = results.by_start("static", 8, 8)
-    rules = [("naive", "first legal move (no heuristic)", list(naive.values())),
-             ("static", "accessibility table of the empty board, never updated", list(static.values()))]
-    rules += [(f"warnsdorff, tie {tie}", TIE_BREAKS[tie], list(results.by_start("warnsdorff", 8, 8, tie=tie).values()))
-              for tie in TIE_BREAKS if tie != "random" and not tie.startswith("squirrel") and results.select("warnsdorff", 8, 8, tie=tie)]
+    full = sum(r.full for r in naive.values())
     return {
-        "naive_corner": {"moves": corner.length - 1, "squares": corner.length, "svg": tour_svg(corner.tour())},
-        "naive_moves": {
-            "min": min(moves), "max": max(moves), "mean": mean(moves), "starts": len(moves),
-            "never_full": all(not r.full for r in naive.values()),
-            "histogram": histogram_svg(moves, title="Moves made by the naive knight, by start square",
-                                       xlabel="moves before the knight is stuck"),
-            "heat": heat_map_svg(board, _grid(board, naive, lambda r: r.length - 1),
-                                 title="naive: moves made from each start"),
-        },
-        "accessibility": board.accessibility().tolist(),
-        "corners": [{"start": start, "full": warnsdorff[start].full, "length": warnsdorff[start].length,
-                     "static_full": static[start].full, "static_length": static[start].length}
-                    for start in CORNERS_8],
-        "corner_svg": tour_svg(warnsdorff[(0, 0)].tour(), title="Warnsdorff from the top-left corner"),
+        "corner": {"moves": corner.length - 1, "squares": corner.length,
+                   "svg": tour_svg(corner.tour(), title="the first script's knight from (0, 0)")},
+        "moves": {"min": min(moves), "max": max(moves), "mean": sum(moves) / len(moves), "starts": len(moves),
+                  "full": full},
+        "heat": heat_map_svg(board, _grid(board, naive, lambda r: r.length - 1), title="moves made from each start"),
+        "glance": f"{corner.length - 1} moves from (0, 0) ({corner.length} squares); between {min(moves)} and "
+                  f"{max(moves)} from the {len(moves)} starts; {_count(full, 'full tour')}.",
+    }
+
+
+def deitel_heuristic(data: StoreData) -> dict[str, Any]:
+    updated = data.results.by_start("warnsdorff", 8, 8, tie="first")
+    corners = [{"start": start, "full": updated[start].full, "length": updated[start].length}
+               for start in CORNERS_8 if start in updated]
+    corner = updated[(0, 0)]
+    full_corners = [c["start"] for c in corners if c["full"]]
+    return {
+        "corners": corners,
+        "corner_full": corner.full,
+        "corner_svg": tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0)"),
+        "glance": f"{'Yes' if corner.full else 'No'}: from (0, 0) the tour visits {corner.length} of 64 squares; "
+                  f"full from {len(full_corners)} of the 4 corners.",
+    }
+
+
+def deitel_64_tours(data: StoreData) -> dict[str, Any]:
+    results = data.results
+    board = Board(8, 8)
+    updated = results.by_start("warnsdorff", 8, 8, tie="first")
+    static = results.by_start("static", 8, 8)
+    static6 = results.by_start("static", 6, 6)
+    rules = [("first legal move", "no heuristic (the first script)", results.select("naive", 8, 8)),
+             ("static table", "the empty board's accessibility, never updated", list(static.values())),
+             ("updated table", "Warnsdorff's rule, ties by move order", list(updated.values()))]
+    rules += [(f"updated, ties: {tie}", TIE_BREAKS[tie], results.select("warnsdorff", 8, 8, tie=tie))
+              for tie in ("lookahead-min", "random") if results.select("warnsdorff", 8, 8, tie=tie)]
+    w, s8, s6 = Summary.of(list(updated.values())), Summary.of(list(static.values())), Summary.of(list(static6.values()))
+    return {
+        "updated": w, "static": s8, "static6": s6,
         "rules": [{"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules],
-        "static": Summary.of(list(static.values())),
-        "warnsdorff": Summary.of(list(warnsdorff.values())),
-        "lookahead": Summary.of(list(results.by_start("warnsdorff", 8, 8, tie="lookahead-min").values())),
         "static_heat": heat_map_svg(board, _grid(board, static, lambda r: r.length),
                                     title="static table: squares reached from each start", low=1, high=64),
-        "warnsdorff_heat": heat_map_svg(board, _grid(board, warnsdorff, lambda r: r.length),
-                                        title="updated table: squares reached from each start", low=1, high=64),
+        "updated_heat": heat_map_svg(board, _grid(board, updated, lambda r: r.length),
+                                     title="updated table: squares reached from each start", low=1, high=64),
+        "glance": f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
+                  f"({s6.full} of {s6.starts} on 6 × 6).",
     }
 
 
 # --- Homework #8 ----------------------------------------------------------------------------------
 
-def homework_section(results: Results) -> dict[str, Any]:
-    return {"boards": [_homework_board(results, size) for size in HOMEWORK_SIZES]}
-
-
-def _homework_board(results: Results, size: int) -> dict[str, Any]:
-    board = Board(size, size)
-    first = results.by_start("warnsdorff", size, size, tie="first")
-    failures = [record for record in first.values() if not record.full]
-    minority = board.minority_colour()
-    rules = []
-    for tie in TIE_BREAKS:
-        records = results.select("warnsdorff", size, size, tie=tie)
-        if records:
-            rules.append({"tie": tie, "summary": Summary.of(records),
-                          "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None})
+def homework_program(data: StoreData) -> dict[str, Any]:
+    first = data.results.by_start("warnsdorff", 5, 5, tie="first")
+    corner = first[(0, 0)]
+    failed = [r for r in first.values() if not r.full]
     return {
-        "size": size,
-        "squares": board.size,
-        "symmetries": len(board.symmetries()),
-        "summary": Summary.of(list(first.values())),
-        "rules": rules,
-        "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
-                             title=f"{board}: squares reached from each start", low=1, high=board.size),
-        "failures": [{"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority,
-                      "array": r.tour().array().tolist()} for r in failures],
-        "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
-        "odd": board.size % 2 == 1,
-        "four": [{"start": start, "full": first[start].full, "closed": first[start].closed,
-                  "length": first[start].length} for start in FOUR_STARTS.get(size, [])],
-        "four_summary": Summary.of([first[start] for start in FOUR_STARTS[size]]) if size in FOUR_STARTS else None,
-        "example_svg": tour_svg(first[(0, 0)].tour(), title=f"{board} from the corner"),
+        "full_array": corner.tour().array().tolist(), "full": corner.full, "length": corner.length,
+        "partial": None if not failed else {"start": failed[0].start, "length": failed[0].length,
+                                            "array": failed[0].tour().array().tolist()},
+        "failures": len(failed),
+        "glance": f"The numbered array: from (0, 0) on 5 × 5 a {'full' if corner.full else 'partial'} tour, 1 to "
+                  f"{corner.length}; from {len(failed)} of the 25 squares a partial tour and the failure message.",
     }
 
 
-# --- The Eiffel text: backtracking ------------------------------------------------------------------
+def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
+    def answer(data: StoreData) -> dict[str, Any]:
+        board = Board(size, size)
+        first = data.results.by_start("warnsdorff", size, size, tie="first")
+        question = next(q for q in questions() if q.id == f"homework-{size}x{size}")
+        asked = [tuple(s) for s in question.starts] or sorted(first)
+        chosen = [first[s] for s in asked]
+        summary = Summary.of(chosen)
+        everywhere = Summary.of(list(first.values()))
+        minority = board.minority_colour()
+        failures = [r for r in first.values() if not r.full]
+        rules = [{"tie": tie, "summary": Summary.of(records),
+                  "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None}
+                 for tie in TIE_BREAKS if (records := data.results.select("warnsdorff", size, size, tie=tie))]
+        always = summary.full == summary.runs
+        kinds = "all open" if summary.closed == 0 else (
+            "all closed" if summary.closed == summary.full else f"{summary.closed} closed, the rest open")
+        return {
+            "size": size, "squares": board.size, "symmetries": len(board.symmetries()), "odd": board.size % 2 == 1,
+            "asked": [{"start": r.start, "full": r.full, "closed": r.closed, "length": r.length,
+                       "svg": tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}")}
+                      for r in chosen],
+            "summary": summary, "everywhere": everywhere, "rules": rules,
+            "failures": [{"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority}
+                         for r in failures],
+            "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
+            "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
+                                 title=f"{board_text(size)}: squares reached from each start", low=1, high=board.size),
+            "glance": f"{'Yes' if always else 'No'}: {summary.full} of {summary.runs}; {kinds}; "
+                      f"{summary.distinct_directed} different ({summary.distinct_symmetric} up to symmetry)"
+                      + (f"; from all {everywhere.runs} starts {everywhere.full}" if len(chosen) < len(first) else "")
+                      + ".",
+        }
+    return answer
 
-def eiffel_section(results: Results) -> dict[str, Any]:
-    first_tours = []
-    for record in results.select("backtrack", closed=False):
-        if record.start == (0, 0) and record.n == record.m and record.n in EIFFEL_SIZES and record.full:
-            first_tours.append({"board": f"{record.n}x{record.m}", "order": record.params["order"],
-                                "nodes": record.work, "svg": tour_svg(record.tour(), title=(
-                                    f"first tour found on {record.n}x{record.m}, {record.params['order']} order"))})
-    first_tours.sort(key=lambda t: (int(t["board"].split("x")[0]), t["order"]))
 
+# --- The Eiffel text -------------------------------------------------------------------------------
+
+def eiffel_first(data: StoreData) -> dict[str, Any]:
+    results = data.results
+    first_tours = sorted(
+        ({"size": r.n, "board": board_text(r.n), "order": r.params["order"], "nodes": r.work, "record": r}
+         for r in results.select("backtrack", closed=False)
+         if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params),
+        key=lambda t: (t["size"], t["order"] != "plain"))
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
     board5 = Board(5, 5)
     proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
-    closed_tours = [{"board": f"{r.n}x{r.m}", "order": r.params["order"], "nodes": r.work, "closed": r.closed,
-                     "svg": tour_svg(r.tour(), title=f"closed tour on {r.n}x{r.m}")}
-                    for r in results.select("backtrack", closed=True)
-                    if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success]
+    plain = [t for t in first_tours if t["order"] == "plain"]
+    drawn = plain[0] if plain else first_tours[0]
     return {
-        "first_tours": first_tours,
+        "first_tours": [{k: v for k, v in t.items() if k != "record"} for t in first_tours],
+        "svg": tour_svg(drawn["record"].tour(), title=f"first tour found on {drawn['board']}"),
+        "drawn": {k: v for k, v in drawn.items() if k != "record"},
         "five": {
             "starts": len(five), "found": sum(r.full for r in five.values()), "proven_none": len(proven_none),
             "out_of_budget": sum(r.budget_exhausted for r in five.values()),
-            "proven_none_minority": sum(board5.colour(r.start) == 1 for r in proven_none),
-            "minority_squares": sum(board5.colour(s) == 1 for s in five),
             "nodes_total": sum(r.work for r in five.values()),
             "heat": heat_map_svg(board5, _grid(board5, five, lambda r: float(r.full)),
-                                 title="5x5: 1 where backtracking found a tour", label_format="{:.0f}", low=0, high=1),
+                                 title="5 × 5: 1 where a tour starts", label_format="{:.0f}", low=0, high=1),
         },
-        "closed_tours": closed_tours,
-        "colouring": _colouring_check(results),
-        "parberry": _parberry(results),
+        "glance": "First tour from (0, 0) after " + ", ".join(
+            f"{t['nodes']:,} nodes on {t['board']}" for t in plain) + " (plain order); "
+            f"{sum(r.full for r in five.values())} of 25 squares of 5 × 5 start a tour, {len(proven_none)} proved none.",
     }
 
 
-def census_section(results: Results, censuses: list[CensusRecord]) -> dict[str, Any]:
-    """Try_All: every tour counted (from the census runs in the store), set beside what the heuristics found."""
-    complete = [c for c in censuses if c.total is not None]
-    whole = [c for c in complete if not c.removed and c.starts is None]
-    open_boards = []
-    for c in (c for c in whole if not c.closed):
+def eiffel_all(data: StoreData) -> dict[str, Any]:
+    whole = [c for c in data.censuses if c.total is not None and not c.removed and c.starts is None and not c.closed]
+    if not whole:
+        raise MissingData("no complete census of open tours")
+    boards = []
+    for c in whole:
         board = Board(c.n, c.m)
-        full = [r for r in results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
+        full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
         by_method: dict[str, set[str]] = {}
         for r in full:
-            by_method.setdefault(r.method if r.method != "warnsdorff" else f"warnsdorff {r.params['tie']}",
-                                 set()).add(r.key_directed)
+            name = r.method if r.method != "warnsdorff" else f"warnsdorff {r.params['tie']}"
+            by_method.setdefault(name, set()).add(r.key_directed)
         grid = np.full((c.n, c.m), np.nan)
         for start, count in c.counts.items():
             grid[start] = count
-        open_boards.append({
-            "board": f"{c.n}x{c.m}", "total": c.total, "undirected": c.undirected, "nodes": c.nodes,
+        boards.append({
+            "board": board_text(c.n, c.m), "total": c.total, "undirected": c.undirected, "nodes": c.nodes,
             "corner": c.counts.get((0, 0)), "found": len({r.key_directed for r in full}),
             "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
             "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start",
-                                 label_format="{:,.0f}") if c.n * c.m <= 64 else "",
+                                 label_format="{:,.0f}") if c.n * c.m <= 36 else "",
         })
-    closed_boards = []
-    for c in (c for c in whole if c.closed):
-        found = {r.tour().key_cycle for r in results.select("backtrack", c.n, c.m, closed=True) if r.success}
-        closed_boards.append({"board": f"{c.n}x{c.m}", "directed": c.total, "cycles": c.undirected,
-                              "symmetric": c.symmetric, "nodes": c.nodes, "found": len(found)})
-    mutilated = []
-    for c in (c for c in complete if c.removed):
-        board = Board(c.n, c.m)
-        first, second = colour_counts(board, c.removed)
-        mutilated.append({"board": f"{c.n}x{c.m}", "removed": list(c.removed), "colours": (first, second),
-                          "theory": str(open_tour_verdict(board, removed=c.removed)), "total": c.total,
-                          "nodes": c.nodes})
-    return {"open": open_boards, "closed": closed_boards, "mutilated": mutilated,
-            "incomplete": [f"{c.n}x{c.m}" for c in censuses if c.total is None],
-            "eight_mutilated": str(open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]))}
+    return {"boards": boards,
+            "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
+            "glance": "; ".join(f"{b['board']}: {b['total']:,} directed open tours"
+                                + (f" ({b['corner']:,} from each corner)" if b["corner"] else "") for b in boards)
+                      + "; the heuristics found " + ", ".join(f"{b['found']:,}" for b in boards) + "."}
 
 
-def _colouring_check(results: Results) -> list[dict[str, Any]]:
-    """Runs from minority-colour starts on odd boards, and how many gave a full tour: the boards up to
-    9 x 9 one by one, then all odd boards in the store together."""
+def eiffel_closed(data: StoreData) -> dict[str, Any]:
+    closed = [c for c in data.censuses if c.closed and c.total is not None and not c.removed and c.starts is None]
+    if not closed:
+        raise MissingData("no complete census of closed tours")
+    boards = []
+    for c in closed:
+        found = {r.tour().key_cycle for r in data.results.select("backtrack", c.n, c.m, closed=True) if r.success}
+        boards.append({"board": board_text(c.n, c.m), "directed": c.total, "cycles": c.undirected,
+                       "symmetric": c.symmetric, "nodes": c.nodes, "found": len(found)})
+    drawn = [r for r in data.results.select("backtrack", closed=True)
+             if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success]
+    sizes = [s for s in EIFFEL_SIZES if (s * s) % 2 == 0]
+    return {
+        "boards": boards, "even_sizes": [board_text(s) for s in sizes],
+        "tours": [{"board": board_text(r.n, r.m), "order": r.params["order"], "nodes": r.work,
+                   "svg": tour_svg(r.tour(), title=f"closed tour on {board_text(r.n, r.m)}")} for r in drawn[:2]],
+        "glance": f"Only on boards with an even number of squares ({', '.join(board_text(s) for s in sizes)}; "
+                  f"never 5 × 5); " + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards) + ".",
+    }
+
+
+def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
-    for n, m in sorted({(r.n, r.m) for r in results.records if (r.n * r.m) % 2 == 1}):
-        minority = [r for r in results.select(n=n, m=m) if (r.start[0] + r.start[1]) % 2 == 1]
+    for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1}):
+        minority = [r for r in data.results.select(n=n, m=m) if (r.start[0] + r.start[1]) % 2 == 1]
         if not minority:
             continue
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
-        if n * m <= 81:
-            rows.append({"board": f"{n}x{m}", "runs": len(minority), "full": sum(r.full for r in minority),
-                         "squares": sum(1 for s in range(n * m) if sum(divmod(s, m)) % 2 == 1)})
+        if n * m <= 49:
+            rows.append({"board": board_text(n, m), "runs": len(minority), "full": sum(r.full for r in minority),
+                         "squares": colour_counts(Board(n, m))[1]})
+    if not boards:
+        raise MissingData("no runs on odd boards")
     if boards > len(rows):
         rows.append({"board": f"all {boards} odd boards", "runs": runs, "full": full, "squares": "—"})
-    return rows
+    five = data.results.require("backtrack", 5, 5, order="plain", closed=False)
+    proven_none = [r for r in five if not r.full and not r.budget_exhausted]
+    majority, minority_count = colour_counts(Board(5, 5))
+    return {
+        "rows": rows, "majority": majority, "minority": minority_count,
+        "proven_none": len(proven_none),
+        "proven_none_minority": sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
+        "glance": f"Each move changes colour, so a path through all 25 squares of 5 × 5 starts and ends on the "
+                  f"{majority}-square colour; of {runs:,} runs from the other colour, {full} gave a tour. A closed "
+                  f"tour needs as many squares of each colour, so no odd board has one.",
+    }
 
 
-def _parberry(results: Results) -> dict[str, Any] | None:
-    """Parberry's structured closed tours in the store: the 8 x 8 one drawn, every board's join property checked."""
-    records = [r for r in results.select("parberry") if r.moves]
+def eiffel_corners(data: StoreData) -> dict[str, Any]:
+    mutilated = []
+    for c in (c for c in data.censuses if c.removed and c.total is not None):
+        board = Board(c.n, c.m)
+        first, second = colour_counts(board, c.removed)
+        mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": list(c.removed),
+                          "colours": (first, second), "total": c.total, "nodes": c.nodes, "odd": c.n % 2 == 1,
+                          "theory": open_tour_verdict(board, removed=c.removed)})
+    found_odd = [r for r in data.results.select("backtrack") if r.params.get("removed") and r.n % 2 == 1]
+    if not mutilated:
+        raise MissingData("no census without opposite corners")
+    even = [b for b in mutilated if not b["odd"]]
+    odd = [b for b in mutilated if b["odd"]]
+    even_agree = all(b["total"] == 0 for b in even)
+    odd_tours = [b for b in odd if b["total"] > 0] + [{"board": board_text(r.n, r.m), "total": None}
+                                                       for r in found_odd if r.full]
+    odd_text = ("odd n: possible — " + ", ".join(
+        f"{b['board']}: {b['total']:,} tours" if b["total"] else f"{b['board']}: a tour found" for b in odd_tours)
+        if odd_tours else ("odd n: none found on " + ", ".join(b["board"] for b in odd) if odd
+                           else "odd n: not searched"))
+    return {
+        "boards": mutilated, "odd_found": [{"board": board_text(r.n, r.m), "start": r.start, "full": r.full,
+                                             "nodes": r.work, "removed": r.params.get("removed")} for r in found_odd],
+        "eight": open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
+        "even_agree": even_agree, "odd_possible": bool(odd_tours),
+        "glance": f"Even n: impossible — our runs {'agree' if even_agree else 'disagree'} "
+                  f"({', '.join(b['board'] for b in even)}: "
+                  f"{'no tour' if even_agree else 'tours found'}); {odd_text}.",
+    }
+
+
+def eiffel_parberry(data: StoreData) -> dict[str, Any]:
+    records = [r for r in data.results.select("parberry") if r.moves]
     if not records:
-        return None
+        raise MissingData("no Parberry tour")
     boards = []
     for record in records:
         tour = record.tour()
         moves = {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
         corner = structured_moves(record.n, record.m)
-        boards.append({"board": f"{record.n}x{record.m}", "closed": record.closed,
+        boards.append({"board": board_text(record.n, record.m), "closed": record.closed,
                        "corner_moves": sum(frozenset(pair) in moves for pair in corner), "of": len(corner)})
     eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
-    return {"boards": boards, "svg": tour_svg(eight.tour(), title=f"Parberry's closed tour of {eight.n}x{eight.m}",
-                                               highlight=structured_moves(eight.n, eight.m)),
-            "board": f"{eight.n}x{eight.m}"}
+    shown = next(b for b in boards if b["board"] == board_text(eight.n, eight.m))
+    return {"boards": boards, "board": board_text(eight.n, eight.m),
+            "svg": tour_svg(eight.tour(), title=f"Parberry's closed tour of {board_text(eight.n, eight.m)}",
+                            highlight=structured_moves(eight.n, eight.m)),
+            "glance": f"Every corner of a quarter uses the same two moves, so four closed quarter tours join by "
+                      f"swapping one corner move in each: the {shown['board']} tour is "
+                      f"{'closed' if shown['closed'] else 'NOT closed'}, {shown['corner_moves']} of {shown['of']} "
+                      f"corner moves present."}
 
 
 # --- The Warnsdorff blog ----------------------------------------------------------------------------
 
-def blog_section(results: Results) -> dict[str, Any]:
-    random_runs = results.require("warnsdorff", 8, 8, tie="random")
-    chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
-    comparison = []
-    for tie in TIE_BREAKS:
-        records = results.select("warnsdorff", 8, 8, tie=tie)
-        if records:
-            comparison.append({"tie": tie, "meaning": TIE_BREAKS[tie], "summary": Summary.of(records)})
+def blog_wozniak(data: StoreData) -> dict[str, Any]:
+    estimates = {(e.n, e.m): e for e in data.estimates}
+    eight = estimates.get((8, 8))
+    if eight is None:
+        raise MissingData("no estimate of the 8 x 8 tree")
+    rate = eight.nodes_per_second
+    seconds = eight.nodes_mean / rate
+    years_log = math.log10(seconds / SECONDS_PER_YEAR)
+    agree = abs(years_log - WOZNIAK_YEARS_LOG10) <= 1
+    checks = [e for key, e in sorted(estimates.items()) if key != (8, 8)]
     return {
-        "random_tour": {"start": chosen.start, "seed": chosen.params.get("seed"), "full": chosen.full,
-                        "length": chosen.length, "svg": tour_svg(chosen.tour(), title="a tour from a random start")},
-        "comparison": comparison,
-        "sizes": _size_study(results),
+        "eight": eight, "checks": checks, "rate": rate, "years_log": years_log,
+        "nodes_log": math.log10(eight.nodes_mean), "agree": agree, "claim_log": WOZNIAK_YEARS_LOG10,
+        "age_ratio_log": years_log - math.log10(13.82e9),
+        "chart": estimates_svg({f"{board_text(e.n, e.m)}": (e.checkpoints, e.running_means) for e in
+                                sorted(data.estimates, key=lambda e: e.n)},
+                               exact={board_text(e.n, e.m): e.exact_nodes for e in data.estimates if e.exact_nodes}),
+        "glance": f"About {power_of_ten(math.log10(eight.nodes_mean))} nodes from the corner (Knuth's estimator, "
+                  f"{eight.probes:,} probes); at {rate:.2g} nodes/s that is {power_of_ten(years_log)} years: our runs "
+                  f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
     }
 
 
-def _size_study(results: Results) -> dict[str, Any]:
-    """Success from the corner against board side, per tie-break, and the literature's claims judged."""
-    reach = reach_by_rule(results.records)
-    if not reach:
-        return {"chart": "", "rules": [], "claims": [], "first_rule": None}
+def blog_example(data: StoreData) -> dict[str, Any]:
+    random_runs = data.results.require("warnsdorff", 8, 8, tie="random")
+    chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
+    return {"start": chosen.start, "seed": chosen.params.get("seed"), "full": chosen.full, "length": chosen.length,
+            "svg": tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
+            "glance": f"{'Yes' if chosen.full else 'No'}: from {chosen.start} (random ties, seed "
+                      f"{chosen.params.get('seed')}) a {'full' if chosen.full else 'partial'} tour of "
+                      f"{chosen.length} squares."}
+
+
+def blog_script(data: StoreData) -> dict[str, Any]:
+    results = data.results
+    starts = results.by_start("warnsdorff", 8, 8, tie="blog")
+    complete = sum(r.full for r in starts.values())
+    reach = reach_by_rule(results.select("warnsdorff", tie="blog")).get("blog")
+    first = reach.first_failure if reach else None
+    failing = reach.failing if reach else []
+    board = Board(8, 8)
+    return {
+        "complete": complete, "starts": len(starts), "first_failure": first,
+        "largest": reach.sides[-1] if reach else None, "failing": failing,
+        "heat": heat_map_svg(board, _grid(board, starts, lambda r: r.length),
+                             title="the blog's script: squares reached from each start", low=1, high=64),
+        "glance": f"It completes from {complete} of the {len(starts)} squares of 8 × 8; from the corner it first fails "
+                  + (f"at m = {first}" if first else f"nowhere up to m = {reach.sides[-1] if reach else '—'}") + ".",
+    }
+
+
+def blog_past_50(data: StoreData) -> dict[str, Any]:
+    reach = reach_by_rule(data.results.records)
+    if "first" not in reach:
+        raise MissingData("no board-size study")
+    first = reach["first"]
     largest = max(r.sides[-1] for r in reach.values())
     width = 5 if largest <= 150 else 25
-    series = {tie: rule.binned(width) for tie, rule in reach.items()}
-    chart = success_by_size_svg(series, title=f"Full tours from the corner, in ranges of {width} sides")
+    chart = success_by_size_svg({tie: rule.binned(width) for tie, rule in reach.items()},
+                                title=f"Full tours from the corner, in ranges of {width} sides")
     ranges = side_ranges(largest)
     rules = [{"tie": tie, "tested": len(rule.sides), "smallest": rule.sides[0], "largest": rule.sides[-1],
               "runs": sum(r for _, r in rule.outcomes.values()), "first": rule.first_failure,
-              "failing": len(rule.failing), "failing_list": rule.failing[:12], "last_success": rule.last_success,
-              "by_range": [rule.rate_between(low, high) for low, high in ranges]}
+              "failing": len(rule.failing), "by_range": [rule.rate_between(low, high) for low, high in ranges]}
              for tie, rule in reach.items()]
-    return {"chart": chart, "width": width, "rules": rules, "largest": largest,
-            "rectangles": _rectangles(results), "every_start": _every_start(results), "ranges": [f"{low}–{high}" for low, high in ranges],
-            "claims": judge_claims(reach), "first_rule": next((r for r in rules if r["tie"] == "first"), None)}
+    claims = judge_claims(reach)
+    verdict = next(c["verdict"] for c in claims if c["rule"] == "first")
+    below, above = first.rate_between(5, 50), first.rate_between(51, largest)
+    return {
+        "first": first.first_failure, "failing": len(first.failing), "tested": len(first.sides),
+        "largest": largest, "verdict": verdict, "below": below, "above": above,
+        "chart": chart, "rules": rules, "ranges": [f"{low}–{high}" for low, high in ranges], "claims": claims,
+        "rectangles": _rectangles(data.results), "every_start": _every_start(data.results),
+        "glance": (f"From the corner the plain rule first fails at m = {first.first_failure}" if first.first_failure
+                   else f"The plain rule never fails from the corner up to m = {largest}")
+                  + (f"; it succeeds on {below:.0%} of sides up to 50 and {above:.0%} above: our runs {verdict}."
+                     if above is not None else f": {verdict}."),
+    }
+
+
+def blog_w_plus(data: StoreData) -> dict[str, Any]:
+    reach = reach_by_rule(data.results.records)
+    if "first" not in reach:
+        raise MissingData("no board-size study")
+    largest = max(r.sides[-1] for r in reach.values())
+    plain = reach["first"].rate_between(51, largest)
+    rows = []
+    for name, tie in (("W+ (Squirrel–Cull)", W_PLUS), ("W2 (second-level look-ahead)", W_TWO)):
+        rule = reach.get(tie)
+        if rule is None or plain is None:
+            continue
+        rate = rule.rate_between(51, largest)
+        rows.append({"name": name, "tie": tie, "rate": rate, "plain": plain, "failing": len(rule.failing),
+                     "tested": len(rule.sides), "first": rule.first_failure,
+                     "verdict": "agree" if rate is not None and rate > plain else "disagree"})
+    if not rows:
+        raise MissingData("no runs of W+ or W2 past m = 50")
+    return {"rows": rows, "largest": largest,
+            "glance": "; ".join(f"{r['name'].split(' ')[0]}: {r['rate']:.0%} of sides 51–{largest} against "
+                                f"{r['plain']:.0%} for the plain rule, our runs {r['verdict']}" for r in rows) + "."}
+
+
+def blog_ties(data: StoreData) -> dict[str, Any]:
+    comparison = []
+    for tie in TIE_BREAKS:
+        records = data.results.select("warnsdorff", 8, 8, tie=tie)
+        if records:
+            comparison.append({"tie": tie, "meaning": TIE_BREAKS[tie], "summary": Summary.of(records),
+                               "rate": Summary.of(records).full / len(records)})
+    everywhere = [c for c in comparison if c["summary"].starts == 64]
+    if not everywhere:
+        raise MissingData("no tie-break run from every start of 8 x 8")
+    best = max(everywhere, key=lambda c: (c["rate"], -list(TIE_BREAKS).index(c["tie"])))
+    return {"comparison": comparison, "best": best,
+            "glance": f"From all 64 starts: {best['tie']} ({best['rate']:.0%} full)" + "".join(
+                f", {c['tie']} {c['rate']:.0%}" for c in everywhere if c is not best) + "."}
 
 
 def _rectangles(results: Results) -> str:
@@ -307,7 +552,55 @@ def _every_start(results: Results) -> list[dict[str, Any]]:
             if all(len(runs) == side * side for runs in by_tie.values()) and len(by_tie) == 4]
 
 
+#: Each question's answer, by the id it has in questions.toml.
+ANSWERS: dict[str, Callable[[StoreData], dict[str, Any]]] = {
+    "deitel-by-hand": deitel_by_hand,
+    "deitel-naive": deitel_naive,
+    "deitel-heuristic": deitel_heuristic,
+    "deitel-64-tours": deitel_64_tours,
+    "homework-program": homework_program,
+    "homework-5x5": _homework_board(5),
+    "homework-6x6": _homework_board(6),
+    "homework-8x8": _homework_board(8),
+    "eiffel-first": eiffel_first,
+    "eiffel-all": eiffel_all,
+    "eiffel-closed": eiffel_closed,
+    "eiffel-colours": eiffel_colours,
+    "eiffel-corners": eiffel_corners,
+    "eiffel-parberry": eiffel_parberry,
+    "blog-wozniak": blog_wozniak,
+    "blog-example": blog_example,
+    "blog-script": blog_script,
+    "blog-past-50": blog_past_50,
+    "blog-w-plus": blog_w_plus,
+    "blog-ties": blog_ties,
+}
+
+
 # --- Appendix ---------------------------------------------------------------------------------------
+
+#: The technical terms the key uses, defined for a student.
+GLOSSARY: dict[str, str] = {
+    "degree (accessibility)": "the number of unvisited squares one knight move away from a square",
+    "full tour": "a path of knight moves that visits every square once",
+    "partial tour": "a path that stops before every square is visited: the knight has no unvisited square to go to",
+    "open / closed tour": "closed when the last square is one knight move from the first (a circular journey), "
+                          "open otherwise",
+    "directed tours": "tours counted as sequences: a tour and its reversal count twice",
+    "up to symmetry": "tours that become one another by a rotation or reflection of the board (or by walking "
+                      "them backwards) counted once",
+    "tie-break": "the rule that chooses among squares of equal lowest degree",
+    "look-ahead (lookahead-min, lookahead-sum)": "tie-breaks that look one move further: to the lowest degree "
+                                                "reachable next, or the least total degree of the next squares",
+    "backtracking": "depth-first search: try a move, and undo it when it leads nowhere",
+    "node": "one square placed by a search; the number of nodes measures the work done",
+    "census": "counting every tour of a board by a search that tries every path",
+    "colour argument": "a knight always moves to the other colour, so a path alternates colours",
+    "Knuth's estimator": "an estimate of the size of a search tree from random walks down it (Knuth 1975)",
+    "job, store": "a job file (jobs/*.toml) lists the runs; their results are kept in a database, the store, "
+                  "from which this report is made",
+}
+
 
 def appendix_section() -> dict[str, Any]:
     return {
@@ -317,6 +610,7 @@ def appendix_section() -> dict[str, Any]:
         "orderings": ORDERINGS,
         "horizontal": list(HORIZONTAL),
         "vertical": list(VERTICAL),
+        "glossary": GLOSSARY,
     }
 
 
@@ -325,3 +619,7 @@ def _grid(board: Board, by_start: dict[Square, Record], value: Any) -> np.ndarra
     for start, record in by_start.items():
         grid[start] = value(record)
     return grid
+
+
+def _count(number: int, noun: str) -> str:
+    return f"no {noun}" if number == 0 else f"{number} {noun}{'s' if number != 1 else ''}"

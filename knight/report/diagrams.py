@@ -20,23 +20,27 @@ MARGIN = 18
 LIGHT, DARK = "#f3e7cf", "#d2b48c"
 PATH, START, END, HIGHLIGHT = "#1f4e79", "#2e7d32", "#c62828", "#f2a93b"
 TEXT = "#222"
+#: Row and column labels, in the units of a square (SQUARE): large enough to print at 7 pt or more on
+#: a board drawn at the report's usual widths.
+LABEL_SIZE = 15
 #: Boards larger than this per side show the path only, no numbers.
 NUMBERED_UP_TO = 16
 #: Boards larger than this per side are drawn without square colours or labels.
 DETAILED_UP_TO = 40
 
 
-def tour_svg(tour: Tour, *, numbers: bool | None = None, title: str | None = None,
+def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, title: str | None = None,
              highlight: Sequence[tuple[Square, Square]] = ()) -> str:
     """A tour on its board: numbered squares, the path as lines, start and end marked,
     and the closing move dashed on a closed tour.
 
     ``numbers`` shows the visit numbers (default: on boards up to :data:`NUMBERED_UP_TO` per side);
+    ``labels=False`` leaves out the row and column labels too (a thumbnail, without any text);
     ``highlight`` draws the given moves (pairs of squares) boldly, e.g. Parberry's corner moves.
     """
     board = tour.board
     numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
-    svg = _board(board, title or f"{tour.method} tour on {board}")
+    svg = _board(board, title or f"{tour.method} tour on {board}", labels=labels)
     centres = [_centre(r, c) for r, c in tour.squares]
     width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
     if tour.closed:
@@ -91,7 +95,7 @@ def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: 
                                         "fill": _heat(share), "class": "heat"})
             if show_labels:
                 text = label_format.format(value)
-                size = SQUARE * 0.32 * min(1.0, 3.6 / max(len(text), 1))  # long numbers shrink to fit the square
+                size = SQUARE * 0.36 * min(1.0, 3.6 / max(len(text), 1))  # long numbers shrink to fit the square
                 _label(svg, _centre(r, c), text, "#fff" if share > 0.6 else TEXT, size)
     return _to_string(svg)
 
@@ -103,9 +107,9 @@ def empty_board_svg(board: Board, *, title: str | None = None) -> str:
 
 # --- private helpers ------------------------------------------------------------------------------
 
-def _board(board: Board, title: str, *, coloured: bool = True) -> ET.Element:
+def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = True) -> ET.Element:
     detailed = max(board.n, board.m) <= DETAILED_UP_TO
-    margin = MARGIN if detailed else 0
+    margin = MARGIN if detailed and labels else 0
     width, height = board.m * SQUARE + 2 * margin, board.n * SQUARE + 2 * margin
     svg = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"{-margin} {-margin} {width} {height}",
@@ -127,12 +131,12 @@ def _board(board: Board, title: str, *, coloured: bool = True) -> ET.Element:
         for k in range(board.m + 1):
             ET.SubElement(svg, "line", {"x1": str(k * SQUARE), "y1": "0", "x2": str(k * SQUARE),
                                         "y2": str(board.n * SQUARE), "stroke": "#ccc", "stroke-width": "1"})
-    if detailed:
+    if detailed and labels:
         step = 1 if max(board.n, board.m) <= NUMBERED_UP_TO else 5
         for r in range(0, board.n, step):
-            _label(svg, (-MARGIN / 2, (r + 0.5) * SQUARE), str(r), "#555", MARGIN * 0.6)
+            _label(svg, (-MARGIN / 2, (r + 0.5) * SQUARE), str(r), "#555", LABEL_SIZE)
         for c in range(0, board.m, step):
-            _label(svg, ((c + 0.5) * SQUARE, -MARGIN / 2), str(c), "#555", MARGIN * 0.6)
+            _label(svg, ((c + 0.5) * SQUARE, -MARGIN / 2), str(c), "#555", LABEL_SIZE)
     ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(board.m * SQUARE), "height": str(board.n * SQUARE),
                                 "fill": "none", "stroke": "#333", "stroke-width": "1.5"})
     return svg

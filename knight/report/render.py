@@ -9,6 +9,8 @@ from typing import Any, Mapping
 
 import jinja2
 
+from knight.report.text import power_of_ten
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
 EDITIONS = ("key", "handout")
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -33,6 +35,7 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
         lstrip_blocks=True,
     )
     environment.filters["thousands"] = lambda value: f"{value:,}"
+    environment.filters["power_of_ten"] = power_of_ten
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template("knights-tour.html.j2")
     return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text())

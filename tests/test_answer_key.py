@@ -1,0 +1,106 @@
+"""The answer key as a teacher gets it from `make report`: every question answered at a glance, pages well
+filled, no text below 7 pt, chart series told apart without colour; and `--job` showing exactly those jobs.
+
+The store is made by `knight run` on the shipped job files, as `make report` does.
+"""
+
+from __future__ import annotations
+
+import html as html_text
+import re
+from pathlib import Path
+
+import pytest
+
+from knight.report.charts import success_by_size_svg
+from knight.report.context import GLOSSARY
+from knight.report.questions import questions
+from pdf_layout import layout, small_texts
+from runner_helpers import REPO, knight
+
+DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
+MOST_PAGES = 16
+LEAST_FILL = 0.60
+SMALLEST_TEXT = 7.0
+
+
+@pytest.fixture(scope="module")
+def default_store(tmp_path_factory) -> Path:
+    store = tmp_path_factory.mktemp("default-store") / "knight.sqlite"
+    done = knight(["run", *map(str, DEFAULT_JOBS), "--workers", "2"], store, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return store
+
+
+@pytest.fixture(scope="module")
+def default_key(default_store, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("default-key")
+    done = knight(["report", "--store", str(default_store), "--out", str(out),
+                   *(f"--job={job}" for job in DEFAULT_JOBS)], default_store, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def glance_cells(page: str) -> dict[str, tuple[bool, str]]:
+    """The answers-at-a-glance table: question anchor -> (marked missing, answer text)."""
+    rows = re.findall(r'<td class="number"><a href="#(q-[\w-]+)">.*?</td>.*?'
+                      r'<td class="glance-answer( missing)?">(.*?)</td>', page, re.S)
+    return {anchor: (bool(missing), html_text.unescape(text).strip()) for anchor, missing, text in rows}
+
+
+def test_every_question_is_answered_at_a_glance(default_key):
+    page = (default_key / "knights-tour.html").read_text()
+    cells = glance_cells(page)
+    assert list(cells) == [q.anchor for q in questions()]  # one row per question, in the documents' order
+    for question in questions():
+        missing, answer = cells[question.anchor]
+        assert not missing, f"{question.id}: {answer}"
+        assert re.search(r"\d", answer), f"{question.id} has no number in its answer: {answer}"
+        assert page.count(f'id="{question.anchor}"') == 1, question.id  # the section the row links to
+
+
+def test_the_documents_claims_get_a_verdict(default_key):
+    cells = glance_cells((default_key / "knights-tour.html").read_text())
+    for claim in ("q-blog-wozniak", "q-blog-past-50", "q-blog-w-plus", "q-eiffel-corners"):
+        assert re.search(r"our runs (agree|disagree)", cells[claim][1]), claim
+
+
+def test_layout_of_the_key(default_key):
+    pdf = default_key / "knights-tour.pdf"
+    pages = layout(pdf)
+    assert len(pages) <= MOST_PAGES
+    thin = [(page.number, round(page.fill, 2)) for page in pages[:-1] if page.fill < LEAST_FILL]
+    assert not thin, f"pages less than {LEAST_FILL:.0%} filled: {thin}"
+    assert not small_texts(pdf, SMALLEST_TEXT)
+
+
+def test_glossary_defines_the_technical_terms(default_key):
+    page = (default_key / "knights-tour.html").read_text()
+    for word in ("census", "node", "lookahead", "store", "tie-break", "degree", "symmetry"):
+        assert any(word in term for term in GLOSSARY), word
+    assert all(html_text.escape(term) in page for term in GLOSSARY)
+
+
+def test_chart_series_differ_in_marker_and_line_style():
+    series = {f"rule {k}": ([5, 10, 15], [1.0, 0.5 + k / 20, 0.2]) for k in range(6)}
+    svg = success_by_size_svg(series, title="t")
+    markers = set(re.findall(r'<path id="(m[0-9a-f]+)"', svg))
+    dashes = set(re.findall(r"stroke-dasharray: ([\d.,\s]+);", svg))
+    assert len(markers) == len(series)
+    assert len(dashes) >= 3  # dashed, dash-dot and dotted besides the solid lines
+
+
+def test_job_option_shows_exactly_those_jobs(default_store, tmp_path):
+    only = REPO / "jobs" / "census.toml"  # counts only, no tours: every other question must say what to run
+    done = knight(["report", "--store", str(default_store), "--out", str(tmp_path), "--no-pdf", "--job", str(only)],
+                  default_store, timeout=300)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "knights-tour.html").read_text()
+    cells = glance_cells(page)
+    for question in questions():
+        missing, answer = cells[question.anchor]
+        if "census" in question.jobs:
+            assert not missing, f"{question.id}: {answer}"
+        else:
+            assert missing and "knight run jobs/" in answer, question.id
+    assert "from the jobs census (" in " ".join(page.split())
