@@ -27,6 +27,10 @@ _SERIES_STYLES = [("#1f4e79", "o", "-"), ("#c62828", "s", "--"), ("#2e7d32", "^"
                   ("#ef6c00", "v", "-"), ("#00838f", "P", "--"), ("#5d4037", "X", "-."), ("#757575", "*", ":")]
 
 
+#: Two colours that differ in lightness too (not red and green), for "failed" and "found".
+_FOUND_OR_NOT = matplotlib.colors.ListedColormap(["#f6c98b", "#1f4e79"])
+
+
 def _series_style(index: int) -> dict[str, object]:
     colour, marker, line = _SERIES_STYLES[index % len(_SERIES_STYLES)]
     return {"color": colour, "marker": marker, "linestyle": line, "markersize": 4, "linewidth": 1.2}
@@ -94,7 +98,7 @@ def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: 
             rows = sorted({n for n, _ in outcome})
             cols = sorted({m for _, m in outcome})
             grid = [[float(outcome[(n, m)]) if (n, m) in outcome else float("nan") for m in cols] for n in rows]
-            axes.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest",
+            axes.imshow(grid, origin="lower", cmap=_FOUND_OR_NOT, vmin=0, vmax=1, interpolation="nearest",
                         extent=(cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5))
             failing = sum(1 for ok in outcome.values() if not ok)
             axes.set_title(f"{rule}\n{failing} of {len(outcome)} fail", fontsize=9)

@@ -537,7 +537,7 @@ def _rectangles(results: Results) -> str:
         if record.n < record.m and record.start == (0, 0) and record.params["tie"] != "random":
             maps.setdefault(record.params["tie"], {})[(record.n, record.m)] = record.full
     maps = {tie: outcome for tie, outcome in maps.items() if len(outcome) >= 20}
-    return success_maps_svg(maps, title="Full tours from the corner of n × m boards (green: found)") if maps else ""
+    return success_maps_svg(maps, title="Full tours from the corner of n × m boards (dark: found, light: not found)") if maps else ""
 
 
 def _every_start(results: Results) -> list[dict[str, Any]]:
