@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help install system-libraries test bench report clean
+.PHONY: help install system-libraries browser test bench report clean
 
 # The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
 JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
@@ -36,7 +36,14 @@ system-libraries: $(STAMP)
 		  { apt-get update -qq && apt-get install -y -qq --no-install-recommends libharfbuzz-subset0 >/dev/null 2>&1; }; } \
 		|| echo "(not installed: PDF fonts are subset by fontTools instead)"; }
 
-test: $(STAMP) system-libraries
+# The browser test (tests/test_report_browser.py) opens the HTML report in Debian's Chromium, driven by
+# Playwright (never Playwright's own browser download); install it when missing. Only the tests need it.
+browser:
+	@command -v chromium >/dev/null || { \
+		echo "installing Chromium (for the browser test)"; \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+test: $(STAMP) system-libraries browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) system-libraries

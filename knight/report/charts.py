@@ -1,8 +1,10 @@
-"""Charts for the report, drawn by matplotlib as SVG text (deterministic: no date, fixed ids)."""
+"""Charts for the report, drawn by matplotlib as SVG text (deterministic: no date, fixed ids, unique in a page)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from typing import Mapping, Sequence
 
 import matplotlib
@@ -116,4 +118,14 @@ def _to_svg(figure: plt.Figure) -> str:
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(figure)
     text = buffer.getvalue()
-    return text[text.index("<svg"):]  # drop the XML prologue and doctype to inline the SVG in HTML
+    return _own_ids(text[text.index("<svg"):])  # drop the XML prologue and doctype to inline the SVG in HTML
+
+
+def _own_ids(svg: str) -> str:
+    """Prefix every id of a chart, and every reference to one, with a digest of the chart.
+
+    matplotlib numbers its ids per figure (``figure_1``, ``xtick_1``, ...), so two charts in one page
+    would share them; with the prefix each chart's ids are its own, and still the same for the same data.
+    """
+    prefix = f"chart-{hashlib.sha256(svg.encode()).hexdigest()[:10]}-"
+    return re.sub(r'(\bid="|href="#|url\(#)', lambda match: match.group(1) + prefix, svg)

@@ -34,6 +34,10 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
     """A tour on its board: numbered squares, the path as lines, start and end marked,
     and the closing move dashed on a closed tour.
 
+    For the HTML page's player the picture is ``<svg class="board tour">`` whose ``polyline.path`` lists the
+    squares' centres in visiting order and whose ``data-step="k"`` elements are what the k-th square adds
+    (its disc and number; the end marker and the closing move belong to the last step).
+
     ``numbers`` shows the visit numbers (default: on boards up to :data:`NUMBERED_UP_TO` per side);
     ``labels=False`` leaves out the row and column labels too (a thumbnail, without any text);
     ``highlight`` draws the given moves (pairs of squares) boldly, e.g. Parberry's corner moves.
@@ -41,13 +45,15 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
     board = tour.board
     numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
     svg = _board(board, title or f"{tour.method} tour on {board}", labels=labels)
+    svg.set("class", "board tour")  # a tour the page's player (reports/templates/player.js) can step through
     centres = [_centre(r, c) for r, c in tour.squares]
+    last = len(centres)
     width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
     if tour.closed:
         (x0, y0), (x1, y1) = centres[-1], centres[0]
         ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": PATH,
                                     "stroke-width": _f(width), "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
-                                    "class": "closing-move"})
+                                    "class": "closing-move", "data-step": str(last)})
     for a, b in highlight:
         (x0, y0), (x1, y1) = _centre(*a), _centre(*b)
         ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": HIGHLIGHT,
@@ -57,18 +63,20 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
             "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres), "fill": "none", "stroke": PATH,
             "stroke-width": _f(width), "stroke-linejoin": "round", "stroke-opacity": "0.75", "class": "path"})
     radius = SQUARE * (0.3 if numbers else 0.22)
-    if numbers:  # a pale disc under each number, so that the path runs between the numbers, not over them
-        for x, y in centres[1:-1]:
-            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": "#fffdf6",
-                                          "stroke": PATH, "stroke-width": "0.6", "stroke-opacity": "0.5"})
-    (sx, sy), (ex, ey) = centres[0], centres[-1]
-    ET.SubElement(svg, "circle", {"cx": _f(sx), "cy": _f(sy), "r": _f(radius), "fill": START, "class": "start"})
-    ET.SubElement(svg, "rect", {"x": _f(ex - radius), "y": _f(ey - radius), "width": _f(2 * radius),
-                                "height": _f(2 * radius), "fill": END, "class": "end"})
-    if numbers:
-        for k, (r, c) in enumerate(tour.squares, start=1):
-            on_marker = k in (1, tour.length)
-            _label(svg, _centre(r, c), str(k), "#fff" if on_marker else TEXT, SQUARE * (0.3 if k > 99 else 0.36))
+    for k, (x, y) in enumerate(centres, start=1):
+        if not numbers and 1 < k < last:
+            continue
+        step = ET.SubElement(svg, "g", {"data-step": str(k)})  # what the k-th square adds to the picture
+        if k == 1:
+            ET.SubElement(step, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
+        if k == last:
+            ET.SubElement(step, "rect", {"x": _f(x - radius), "y": _f(y - radius), "width": _f(2 * radius),
+                                         "height": _f(2 * radius), "fill": END, "class": "end"})
+        if 1 < k < last:  # a pale disc under the number, so that the path runs between the numbers, not over them
+            ET.SubElement(step, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": "#fffdf6",
+                                           "stroke": PATH, "stroke-width": "0.6", "stroke-opacity": "0.5"})
+        if numbers:
+            _label(step, (x, y), str(k), "#fff" if k in (1, last) else TEXT, SQUARE * (0.3 if k > 99 else 0.36))
     return _to_string(svg)
 
 

@@ -18,7 +18,7 @@ PAPERS = {"a4": "A4", "letter": "Letter"}
 
 def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
                 templates: Path = TEMPLATES) -> str:
-    """The report as one self-contained HTML page (SVG inline, CSS inline).
+    """The report as one self-contained HTML page (SVG, CSS and the tour player's script inline).
 
     ``edition`` is ``key`` (questions and answers) or ``handout`` (questions, conventions and
     empty boards, no answers).
@@ -38,7 +38,8 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     environment.filters["power_of_ten"] = power_of_ten
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template("knights-tour.html.j2")
-    return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text())
+    return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
+                       player_js=(templates / "player.js").read_text())
 
 
 def write_pdf(html: str, path: Path) -> None:

@@ -1,0 +1,212 @@
+"""The HTML edition in a browser: Debian's Chromium, headless, driven by Playwright.
+
+A small store made by `knight run`, both editions rendered from it without PDF, then opened at a
+phone's width (375 px) and a projector's (1280 px): no console errors, nothing wider than the
+screen, every element id unique, and each tour playable step by step (and shown whole without
+JavaScript). `make test` installs Chromium with apt-get when it is missing (Playwright's own browser
+download is not used).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from knight.engine import Board, find_tour
+from knight.report.charts import distributions_svg
+from knight.report.diagrams import tour_svg
+
+from runner_helpers import knight, write_job
+from test_report import SMALL_JOB
+
+PHONE, PROJECTOR = 375, 1280
+
+#: test_report's job (enough for the answer key), and what widens the tables as the shipped jobs do:
+#: random ties with ten seeds and every tie-break on 8 x 8, and rectangles for the success maps.
+WIDER = """
+[[sweep]]
+boards = [5, 6, 8]
+starts = "all"
+method = "warnsdorff"
+params = { tie = "lookahead-sum" }
+[[sweep]]
+boards = [8]
+starts = "all"
+method = "warnsdorff"
+params = { tie = "random" }
+repeats = 10
+[[sweep]]
+boards = [8]
+starts = [[0, 0]]
+method = "warnsdorff"
+params = { tie = ["squirrel", "squirrel-table"] }
+[[sweep]]
+boards = ["5..8x9..13"]
+starts = [[0, 0]]
+method = "warnsdorff"
+params = { tie = ["first", "roth"] }
+"""
+
+#: The outermost elements that reach past the screen's right edge, not counting what a box scrolls or clips.
+OVERFLOWING = """(width) => {
+  const scrolled = (element) => {
+    for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const wide = new Set([...document.body.querySelectorAll("*")].filter(
+    (e) => e.getBoundingClientRect().right > width + 0.5 && !scrolled(e)));
+  return [...wide].filter((e) => !wide.has(e.parentElement)).slice(0, 20).map(
+    (e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") || ""}"> reaches `
+           + `${Math.round(e.getBoundingClientRect().right)} px: `
+           + e.textContent.replace(/\\s+/g, " ").trim().slice(0, 60));
+}"""
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    """Both editions, as HTML, from a small store."""
+    directory = tmp_path_factory.mktemp("browser")
+    store = directory / "knight.sqlite"
+    job = write_job(directory, "browser-test", SMALL_JOB + WIDER)
+    done = knight(["run", str(job), "--workers", "2"], store, timeout=300)
+    assert done.returncode == 0, done.stderr
+    done = knight(["report", "--store", str(store), "--out", str(directory), "--no-pdf",
+                   "--edition", "key", "--edition", "handout"], store, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return {"key": directory / "knights-tour.html", "handout": directory / "knights-tour-handout.html"}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: `make test` installs it with apt-get")
+        pytest.skip("chromium is not installed: `make test` installs it with apt-get")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium)
+        yield launched
+        launched.close()
+
+
+def open_page(browser, path: Path, width: int, *, javascript: bool = True):
+    """The page at ``width`` CSS pixels, with every console error and uncaught exception it reports."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    page.goto(path.as_uri())
+    return page, errors
+
+
+@pytest.mark.parametrize("edition", ["key", "handout"])
+@pytest.mark.parametrize("width", [PHONE, PROJECTOR])
+def test_no_console_errors_and_nothing_overflows(browser, pages, edition, width):
+    page, errors = open_page(browser, pages[edition], width)
+    try:
+        assert errors == []
+        scroll_width = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll_width <= width, "\n".join([f"the page is {scroll_width} px wide at {width} px:",
+                                                 *page.evaluate(OVERFLOWING, width)])
+    finally:
+        page.context.close()
+
+
+def test_the_player_steps_through_a_tour(browser, pages):
+    page, errors = open_page(browser, pages["key"], PHONE)
+    try:
+        tours = page.locator("svg.tour")
+        assert tours.count() >= 8 and page.locator(".player").count() == tours.count()
+        figure = page.locator("figure:has(svg.tour)").first
+        counter = figure.locator(".player output")
+        last = len(figure.locator("polyline.path").get_attribute("points").split())
+        assert counter.text_content() == f"{last} / {last}"  # the whole tour, as without the player
+
+        figure.get_by_role("button", name="first square").click()
+        assert counter.text_content() == f"1 / {last}"
+        assert figure.locator('[data-step="1"]').is_visible() and not figure.locator('[data-step="2"]').is_visible()
+        figure.get_by_role("button", name="step forward").click()
+        assert counter.text_content() == f"2 / {last}"
+        assert figure.locator('[data-step="2"]').is_visible() and not figure.locator('[data-step="3"]').is_visible()
+        assert len(figure.locator("polyline.path").get_attribute("points").split()) == 2
+
+        figure.get_by_role("button", name="play").click()
+        page.wait_for_function("(o) => parseInt(o.textContent) > 3", arg=counter.element_handle(), timeout=5000)
+        figure.get_by_role("button", name="pause").click()
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_without_javascript_every_step_shows(browser, pages):
+    page, errors = open_page(browser, pages["key"], PHONE, javascript=False)
+    assert errors == []
+    try:
+        assert page.locator(".player").count() == 0
+        tours = page.evaluate("""[...document.querySelectorAll("svg.tour")].map((tour) => ({
+          squares: tour.querySelector("polyline.path").getAttribute("points").trim().split(/\\s+/).length,
+          steps: [...tour.querySelectorAll("[data-step]")].map((e) => +e.getAttribute("data-step")),
+          hidden: [...tour.querySelectorAll("[data-step], polyline.path")].filter(
+            (e) => !e.checkVisibility({visibilityProperty: true, opacityProperty: true})).length}))""")
+        assert len(tours) >= 8
+        for tour in tours:
+            assert set(tour["steps"]) == set(range(1, tour["squares"] + 1)) and tour["hidden"] == 0
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("edition", ["key", "handout"])
+def test_element_ids_are_unique(pages, edition):
+    ids = ElementIds()
+    ids.feed(pages[edition].read_text(encoding="utf-8"))
+    assert ids.found, "no ids at all: the page's anchors are missing"
+    assert [name for name, count in Counter(ids.found).items() if count > 1] == []
+
+
+def test_two_charts_share_no_id_and_a_chart_keeps_its_ids():
+    first = distributions_svg({"a": [1, 2, 2, 3]}, xlabel="x")
+    second = distributions_svg({"b": [5, 5, 6]}, xlabel="x")
+    assert not set(_ids(first)) & set(_ids(second))
+    assert distributions_svg({"a": [1, 2, 2, 3]}, xlabel="x") == first  # deterministic, for byte-identical HTML
+    for svg in (first, second):  # every reference points into the same chart
+        ids = set(_ids(svg))
+        references = {value[1:] for element in ET.fromstring(svg).iter() for key, value in element.attrib.items()
+                      if key.endswith("href") and value.startswith("#")}
+        assert references and references <= ids
+
+
+def test_a_tour_diagram_marks_each_step_for_the_player():
+    tour = find_tour(Board(5, 5), (0, 0), "warnsdorff")
+    svg = ET.fromstring(tour_svg(tour))
+    assert "tour" in svg.get("class").split()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(svg.find(f"{ns}polyline").get("points").split()) == tour.length
+    steps = [int(element.get("data-step")) for element in svg.iter() if element.get("data-step")]
+    assert steps == list(range(1, tour.length + 1))
+    assert not _ids(tour_svg(tour))
+
+
+class ElementIds(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found += [value for name, value in attrs if name == "id"]
+
+    handle_startendtag = handle_starttag
+
+
+def _ids(svg: str) -> list[str]:
+    return [element.get("id") for element in ET.fromstring(svg).iter() if element.get("id")]
