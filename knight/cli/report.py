@@ -30,8 +30,9 @@ def report(
 
     With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
-    from knight.report.context import build_context, handout_context
+    from knight.report.context import build_context
     from knight.report.data import load_census, load_results
+    from knight.report.handout import handout_context
     from knight.report.records import MissingData
     from knight.report.render import EDITIONS, PAPERS, render_html, write_pdf, write_text
     from knight.store import store_path

@@ -1,0 +1,100 @@
+"""Layout measurements of a rendered PDF, for the report's tests (the handout's and the key's).
+
+Two measurements, both with PyMuPDF (``pymupdf``, in the ``dev`` extras):
+
+- :func:`font_sizes` — the font size of every piece of text, per page: a test asserts the smallest
+  is at least 7 pt (``min(min(page) for page in font_sizes(pdf))``, or :func:`smallest_font`);
+- :func:`page_fill` — how full each page is: for each page, (bottom of the lowest text or drawing
+  inside the page's content box − top of the content box) / content box height. 1.0 is a page
+  filled to its bottom margin, 0.0 an empty one. The running header and footer live in the
+  ``@page`` margin boxes, outside the content box, and are ignored.
+
+The content box is the page less the ``@page`` margins, read from ``reports/templates/style.css``
+by :func:`page_margins` unless given (``margins=(top, right, bottom, left)`` in points).
+Sizes are in PDF points (1 pt = 1/72 in); :data:`MM` converts millimetres.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pymupdf
+
+STYLE = Path(__file__).resolve().parent.parent / "reports" / "templates" / "style.css"
+#: Points per millimetre.
+MM = 72 / 25.4
+_UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0, "px": 0.75}
+
+
+def page_margins(css: Path = STYLE) -> tuple[float, float, float, float]:
+    """The ``margin`` of the first ``@page`` rule of ``css`` that sets one, as (top, right, bottom, left) in
+    points (CSS shorthand: one to four lengths in mm, cm, in, pt or px)."""
+    for rule in re.finditer(r"@page\s*(?::\w+\s*)?\{(.*?)\}", css.read_text(), flags=re.S):
+        found = re.search(r"(?<![\w-])margin\s*:\s*([^;}]+)", rule.group(1))
+        if found:
+            lengths = [_points(value) for value in found.group(1).split()]
+            top, right, bottom, left = {1: lengths * 4, 2: lengths * 2, 3: lengths + lengths[1:2],
+                                        4: lengths}[len(lengths)]
+            return top, right, bottom, left
+    raise ValueError(f"no @page margin in {css}")
+
+
+def font_sizes(pdf_path: Path) -> list[list[float]]:
+    """The size (pt) of every non-blank text span, page by page (text drawn inside SVGs included;
+    PyMuPDF reports the size as drawn, after any scaling)."""
+    sizes = []
+    with pymupdf.open(pdf_path) as document:
+        for page in document:
+            found = []
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", ()):
+                    found.extend(span["size"] for span in line["spans"] if span["text"].strip())
+            sizes.append(found)
+    return sizes
+
+
+def smallest_font(pdf_path: Path) -> float:
+    """The smallest font size (pt) used anywhere in the PDF."""
+    return min(size for page in font_sizes(pdf_path) for size in page)
+
+
+def page_fill(pdf_path: Path, margins: tuple[float, float, float, float] | None = None) -> list[float]:
+    """For each page, the share of the content box's height that is used: (bottom of the lowest text or
+    drawing inside the content box − top of the content box) / content box height.
+
+    ``margins`` is (top, right, bottom, left) in points; by default those of ``style.css``'s ``@page``
+    rule. Text and drawings that lie in the margins (the running header and footer) are ignored, and so
+    are white fills (page backgrounds).
+    """
+    top, right, bottom, left = margins or page_margins()
+    fills = []
+    with pymupdf.open(pdf_path) as document:
+        for page in document:
+            box = pymupdf.Rect(page.rect.x0 + left, page.rect.y0 + top, page.rect.x1 - right, page.rect.y1 - bottom)
+            lowest = box.y0
+            for rect in _content_rects(page):
+                if rect.y1 > box.y0 + 0.5 and rect.y0 < box.y1 - 0.5:  # not in the top or bottom margin
+                    lowest = max(lowest, min(rect.y1, box.y1))
+            fills.append((lowest - box.y0) / box.height)
+    return fills
+
+
+def _content_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    rects = [pymupdf.Rect(span["bbox"]) for block in page.get_text("dict")["blocks"]
+             for line in block.get("lines", ()) for span in line["spans"] if span["text"].strip()]
+    for drawing in page.get_drawings():
+        white_fill_only = drawing.get("fill") == (1.0, 1.0, 1.0) and not drawing.get("color")
+        if not white_fill_only:  # a rule is a drawing of zero height: it counts
+            rects.append(pymupdf.Rect(drawing["rect"]))
+    return rects
+
+
+def _points(length: str) -> float:
+    match = re.fullmatch(r"(-?[\d.]+)([a-z]*)", length.strip())
+    if not match:
+        raise ValueError(f"cannot read the length {length!r}")
+    value, unit = float(match.group(1)), match.group(2) or "px"
+    if unit not in _UNITS:
+        raise ValueError(f"unknown unit in {length!r}")
+    return value * _UNITS[unit]
