@@ -7,7 +7,7 @@ the handout is printed and handed out unchanged, and it must not give an answer 
 
 from __future__ import annotations
 
-from string import ascii_lowercase
+from string import ascii_lowercase, ascii_uppercase
 from typing import Any
 
 from knight.engine import HORIZONTAL, VERTICAL, Board
@@ -16,16 +16,15 @@ from knight.report.questions import Question, documents, questions
 
 
 def handout_context() -> dict[str, Any]:
-    """What ``handout.html.j2`` shows: the move tables and, per document, its numbered questions,
-    each with its parts (a, b, …) and empty boards."""
-    number = 0
+    """What ``handout.html.j2`` shows: the move tables and, per document, its questions,
+    each labelled (A1, A2, …) and with its parts (a, b, …) and empty boards."""
     sections = []
-    for key, title in documents().items():
-        items = []
-        for question in (q for q in questions() if q.document == key):
-            number += 1
-            items.append(_question(question, number))
-        sections.append({"key": key, "title": title, "questions": items})
+    for letter, (key, title) in zip(ascii_uppercase, documents().items()):
+        # Questions are labelled by document letter and rank (A1, A2, …, B1, …): short labels that are
+        # never a number a student could take for an answer.
+        mine = [q for q in questions() if q.document == key]
+        sections.append({"key": key, "letter": letter, "title": title,
+                         "questions": [_question(q, f"{letter}{rank}") for rank, q in enumerate(mine, start=1)]})
     return {
         "moves": {"numbers": list(range(len(HORIZONTAL))), "horizontal": list(HORIZONTAL),
                   "vertical": list(VERTICAL)},
@@ -33,7 +32,7 @@ def handout_context() -> dict[str, Any]:
     }
 
 
-def _question(question: Question, number: int) -> dict[str, Any]:
+def _question(question: Question, label: str) -> dict[str, Any]:
     boards = []
     for k, (n, m) in enumerate(question.boards):
         start = question.starts[k] if k < len(question.starts) else None
@@ -48,7 +47,7 @@ def _question(question: Question, number: int) -> dict[str, Any]:
     return {
         "id": question.id,
         "anchor": question.anchor,
-        "number": number,
+        "label": label,
         "quote": question.worksheet_quote,
         "parts": [{"letter": ascii_lowercase[k], "ask": part.ask, "space": part.space, "label": part.label}
                   for k, part in enumerate(question.parts)],
