@@ -2,8 +2,8 @@
 
 Two measurements, both with PyMuPDF (``pymupdf``, in the ``dev`` extras):
 
-- :func:`font_sizes` — the font size of every piece of text, per page: a test asserts the smallest
-  is at least 7 pt (``min(min(page) for page in font_sizes(pdf))``, or :func:`smallest_font`);
+- :func:`font_sizes` — the smallest font size of each page's text; :func:`smallest_font` — the smallest
+  of all (a test asserts ``smallest_font(pdf) >= 7``);
 - :func:`page_fill` — how full each page is: for each page, (bottom of the lowest text or drawing
   inside the page's content box − top of the content box) / content box height. 1.0 is a page
   filled to its bottom margin, 0.0 an empty one. The running header and footer live in the
@@ -16,6 +16,7 @@ Sizes are in PDF points (1 pt = 1/72 in); :data:`MM` converts millimetres.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -40,23 +41,21 @@ def page_margins(css: Path = STYLE) -> tuple[float, float, float, float]:
     raise ValueError(f"no @page margin in {css}")
 
 
-def font_sizes(pdf_path: Path) -> list[list[float]]:
-    """The size (pt) of every non-blank text span, page by page (text drawn inside SVGs included;
-    PyMuPDF reports the size as drawn, after any scaling)."""
+def font_sizes(pdf_path: Path) -> list[float]:
+    """The smallest font size (pt) of each page's non-blank text, page by page (``math.inf`` for a page
+    without text). Text drawn inside SVGs counts; PyMuPDF reports sizes as drawn, after any scaling."""
     sizes = []
     with pymupdf.open(pdf_path) as document:
         for page in document:
-            found = []
-            for block in page.get_text("dict")["blocks"]:
-                for line in block.get("lines", ()):
-                    found.extend(span["size"] for span in line["spans"] if span["text"].strip())
-            sizes.append(found)
+            found = [span["size"] for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())
+                     for span in line["spans"] if span["text"].strip()]
+            sizes.append(min(found, default=math.inf))
     return sizes
 
 
 def smallest_font(pdf_path: Path) -> float:
     """The smallest font size (pt) used anywhere in the PDF."""
-    return min(size for page in font_sizes(pdf_path) for size in page)
+    return min(font_sizes(pdf_path))
 
 
 def page_fill(pdf_path: Path, margins: tuple[float, float, float, float] | None = None) -> list[float]:

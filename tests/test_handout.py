@@ -18,7 +18,7 @@ from knight.engine import Board
 from knight.report.diagrams import empty_board_svg
 from knight.report.questions import documents, questions
 
-from pdf_layout import MM, font_sizes, page_fill, smallest_font
+from pdf_layout import MM, font_sizes, page_fill, page_margins, smallest_font
 from runner_helpers import knight, write_job
 from test_report import SMALL_JOB
 
@@ -130,7 +130,7 @@ def test_no_appendix_no_hashes_no_commit(a4):
 def test_no_small_text_and_pages_well_filled(paper, a4, letter):
     pdf = (a4 if paper == "a4" else letter) / f"{HANDOUT}.pdf"
     assert smallest_font(pdf) >= 7
-    assert all(sizes for sizes in font_sizes(pdf))  # no blank page
+    assert all(size < float("inf") for size in font_sizes(pdf))  # text on every page
     fills = page_fill(pdf)
     assert len(fills) > 1
     assert all(fill >= 0.6 for fill in fills[:-1]), [round(fill, 2) for fill in fills]
@@ -201,3 +201,23 @@ def printed_boards(pdf: Path) -> list[tuple[int, float]]:
 
 def _colour(rgb) -> tuple[int, int, int] | None:
     return None if not rgb else tuple(round(255 * channel) for channel in rgb)
+
+
+def test_layout_helpers_measure_what_they_say(tmp_path):
+    """tests/pdf_layout.py on a PDF made by hand: the margins of style.css, a page filled to a known depth
+    (the header and footer in the margins ignored), and the font sizes."""
+    top, right, bottom, left = page_margins()
+    assert [round(value / MM, 3) for value in (top, right, bottom, left)] == [18, 16, 20, 16]
+    pdf = tmp_path / "made.pdf"
+    with pymupdf.open() as document:
+        height = 842
+        for depth in (0.75, 0.3):
+            page = document.new_page(width=595, height=height)
+            page.insert_text((300, top - 20), "running header", fontsize=8)  # in the top margin
+            page.insert_text((300, height - bottom / 2), "page 1 of 2", fontsize=6)  # in the bottom margin
+            page.insert_text((left, top + 20), "a question", fontsize=10)
+            box_height = height - top - bottom
+            page.draw_line((left, top + depth * box_height), (left + 100, top + depth * box_height))  # a rule
+        document.save(pdf)
+    assert [round(fill, 2) for fill in page_fill(pdf)] == [0.75, 0.3]
+    assert font_sizes(pdf) == [6, 6]  # font sizes count all text, the margins' too
