@@ -1,74 +1,110 @@
-"""Layout measurements of a rendered PDF, read back with PyMuPDF: how full each page is, how small its text.
+"""Layout measurements of a rendered PDF, for the report's tests (the handout's and the key's).
 
-Both look only inside the page's content box (the page less the @page margins of style.css), so the
-running header and footer, which WeasyPrint draws in the margin boxes, are ignored.
+Two measurements, both with PyMuPDF (``pymupdf``, in the ``dev`` extras):
+
+- :func:`font_sizes` — the smallest font size of each page's text; :func:`smallest_font` — the smallest
+  of all (a test asserts ``smallest_font(pdf) >= 7``);
+- :func:`page_fill` — how full each page is: for each page, (bottom of the lowest text or drawing
+  inside the page's content box − top of the content box) / content box height. 1.0 is a page
+  filled to its bottom margin, 0.0 an empty one. The running header and footer live in the
+  ``@page`` margin boxes, outside the content box, and are ignored.
+
+The content box is the page less the ``@page`` margins, read from ``reports/templates/style.css``
+by :func:`page_margins` unless given (``margins=(top, right, bottom, left)`` in points).
+Sizes are in PDF points (1 pt = 1/72 in); :data:`MM` converts millimetres.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
 
-STYLE = Path(__file__).resolve().parents[1] / "reports" / "templates" / "style.css"
+STYLE = Path(__file__).resolve().parent.parent / "reports" / "templates" / "style.css"
+#: Points per millimetre.
 MM = 72 / 25.4
+_UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0, "px": 0.75}
 
 
 def page_margins(css: Path = STYLE) -> tuple[float, float, float, float]:
-    """The @page margins (top, right, bottom, left) in points, read from the stylesheet."""
-    rule = re.search(r"@page\s*{[^}]*?margin:\s*([^;]+);", css.read_text()).group(1)
-    values = [float(v.removesuffix("mm")) * MM for v in rule.split()]
-    top, right, bottom, left = (values * 4)[:4] if len(values) == 1 else (values + values[:2])[:4] \
-        if len(values) == 2 else values
-    return top, right, bottom, left
+    """The ``margin`` of the first ``@page`` rule of ``css`` that sets one, as (top, right, bottom, left) in
+    points (CSS shorthand: one to four lengths in mm, cm, in, pt or px)."""
+    for rule in re.finditer(r"@page\s*(?::\w+\s*)?\{(.*?)\}", css.read_text(), flags=re.S):
+        found = re.search(r"(?<![\w-])margin\s*:\s*([^;}]+)", rule.group(1))
+        if found:
+            lengths = [_points(value) for value in found.group(1).split()]
+            top, right, bottom, left = {1: lengths * 4, 2: lengths * 2, 3: lengths + lengths[1:2],
+                                        4: lengths}[len(lengths)]
+            return top, right, bottom, left
+    raise ValueError(f"no @page margin in {css}")
 
 
-@dataclass(frozen=True)
-class PageLayout:
-    number: int  # 1-based
-    fill: float  # (lowest content - top of the content box) / height of the content box
-    smallest_text: float  # points; inf on a page without text
-    texts: tuple[tuple[float, str], ...]  # (size, text) of every span, for messages
+def font_sizes(pdf_path: Path) -> list[float]:
+    """The smallest font size (pt) of each page's non-blank text, page by page (``math.inf`` for a page
+    without text). Text drawn inside SVGs counts; PyMuPDF reports sizes as drawn, after any scaling."""
+    sizes = []
+    with pymupdf.open(pdf_path) as document:
+        for page in document:
+            found = [span["size"] for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())
+                     for span in line["spans"] if span["text"].strip()]
+            sizes.append(min(found, default=math.inf))
+    return sizes
 
 
-def layout(pdf: Path, css: Path = STYLE) -> list[PageLayout]:
-    """Each page's fill and text sizes (spans of whitespace ignored)."""
-    top, _, bottom, _ = page_margins(css)
-    pages = []
-    with pymupdf.open(pdf) as document:
+def smallest_font(pdf_path: Path) -> float:
+    """The smallest font size (pt) used anywhere in the PDF."""
+    return min(font_sizes(pdf_path))
+
+
+def page_fill(pdf_path: Path, margins: tuple[float, float, float, float] | None = None) -> list[float]:
+    """For each page, the share of the content box's height that is used: (bottom of the lowest text or
+    drawing inside the content box − top of the content box) / content box height.
+
+    ``margins`` is (top, right, bottom, left) in points; by default those of ``style.css``'s ``@page``
+    rule. Text and drawings that lie in the margins (the running header and footer) are ignored, and so
+    are white fills (page backgrounds).
+    """
+    top, right, bottom, left = margins or page_margins()
+    fills = []
+    with pymupdf.open(pdf_path) as document:
+        for page in document:
+            box = pymupdf.Rect(page.rect.x0 + left, page.rect.y0 + top, page.rect.x1 - right, page.rect.y1 - bottom)
+            lowest = box.y0
+            for rect in _content_rects(page):
+                if rect.y1 > box.y0 + 0.5 and rect.y0 < box.y1 - 0.5:  # not in the top or bottom margin
+                    lowest = max(lowest, min(rect.y1, box.y1))
+            fills.append((lowest - box.y0) / box.height)
+    return fills
+
+
+def _content_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    rects = [pymupdf.Rect(span["bbox"]) for block in page.get_text("dict")["blocks"]
+             for line in block.get("lines", ()) for span in line["spans"] if span["text"].strip()]
+    for drawing in page.get_drawings():
+        white_fill_only = drawing.get("fill") == (1.0, 1.0, 1.0) and not drawing.get("color")
+        if not white_fill_only:  # a rule is a drawing of zero height: it counts
+            rects.append(pymupdf.Rect(drawing["rect"]))
+    return rects
+
+
+def _points(length: str) -> float:
+    match = re.fullmatch(r"(-?[\d.]+)([a-z]*)", length.strip())
+    if not match:
+        raise ValueError(f"cannot read the length {length!r}")
+    value, unit = float(match.group(1)), match.group(2) or "px"
+    if unit not in _UNITS:
+        raise ValueError(f"unknown unit in {length!r}")
+    return value * _UNITS[unit]
+
+
+def small_texts(pdf_path: Path, below: float) -> list[str]:
+    """Every text span set smaller than ``below`` points, as 'page N: SIZE pt "text"' (for failure messages)."""
+    found = []
+    with pymupdf.open(pdf_path) as document:
         for number, page in enumerate(document, start=1):
-            box_top, box_bottom = top, page.rect.height - bottom
-            lowest = box_top
-            texts = []
-            for block in page.get_text("dict")["blocks"]:
-                y0, y1 = block["bbox"][1], block["bbox"][3]
-                if y0 >= box_top - 1 and y1 <= box_bottom + 1:
-                    lowest = max(lowest, y1)
-                    for line in block.get("lines", ()):
-                        texts.extend((span["size"], span["text"]) for span in line["spans"] if span["text"].strip())
-            for drawing in page.get_drawings():
-                rect = drawing["rect"]
-                if rect.y0 >= box_top - 1 and rect.y1 <= box_bottom + 1 and rect.height < box_bottom - box_top:
-                    lowest = max(lowest, rect.y1)
-            pages.append(PageLayout(number=number, fill=(lowest - box_top) / (box_bottom - box_top),
-                                    smallest_text=min((size for size, _ in texts), default=float("inf")),
-                                    texts=tuple(texts)))
-    return pages
-
-
-def page_fill(pdf: Path) -> list[float]:
-    """For each page, how much of its content box is used, top to the lowest text or drawing (0–1)."""
-    return [page.fill for page in layout(pdf)]
-
-
-def font_sizes(pdf: Path) -> list[float]:
-    """For each page, the size in points of its smallest text."""
-    return [page.smallest_text for page in layout(pdf)]
-
-
-def small_texts(pdf: Path, below: float) -> list[str]:
-    """Every text span set smaller than ``below`` points, as 'page N: SIZE pt "text"' (for messages)."""
-    return [f'page {page.number}: {size:.1f} pt "{text.strip()[:40]}"'
-            for page in layout(pdf) for size, text in page.texts if size < below - 0.05]
+            found += [f'page {number}: {span["size"]:.1f} pt "{span["text"].strip()[:40]}"'
+                      for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())
+                      for span in line["spans"] if span["text"].strip() and span["size"] < below - 0.05]
+    return found

@@ -15,7 +15,7 @@ import pytest
 from knight.report.charts import success_by_size_svg
 from knight.report.context import GLOSSARY
 from knight.report.questions import questions
-from pdf_layout import layout, small_texts
+from pdf_layout import page_fill, small_texts
 from runner_helpers import REPO, knight
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
@@ -67,9 +67,9 @@ def test_the_documents_claims_get_a_verdict(default_key):
 
 def test_layout_of_the_key(default_key):
     pdf = default_key / "knights-tour.pdf"
-    pages = layout(pdf)
-    assert len(pages) <= MOST_PAGES
-    thin = [(page.number, round(page.fill, 2)) for page in pages[:-1] if page.fill < LEAST_FILL]
+    fills = page_fill(pdf)
+    assert len(fills) <= MOST_PAGES
+    thin = [(number, round(fill, 2)) for number, fill in enumerate(fills[:-1], start=1) if fill < LEAST_FILL]
     assert not thin, f"pages less than {LEAST_FILL:.0%} filled: {thin}"
     assert not small_texts(pdf, SMALLEST_TEXT)
 

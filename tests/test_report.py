@@ -210,12 +210,16 @@ def test_handout_has_the_questions_and_no_answers(key_pdf):
     key = pdf_text(key_pdf / "knights-tour.pdf")
     for question in ("How many moves did the knight make?", "Does it always find a tour?",
                      "various tie-breaking algorithms"):
-        assert question in handout and question in key
+        assert question in key
+    # the handout is a worksheet (tests/test_handout.py checks it in full): the documents' questions, asked
+    for question in ("How many moves did the knight make?", "Does your program always find a tour?",
+                     "various tie-breaking algorithms"):
+        assert question in handout
     for answer in ("makes ", "Over all 64 starts it gives", "different tours as sequences", "first fails",
                    "nodes until the first tour", "by trying every path", "The claims of the literature"):
         assert answer not in handout, answer
         assert answer in key, answer
-    assert "number the squares in the order visited" in handout
+    assert "Name:" in handout and "Date:" in handout
 
 
 def test_same_store_gives_byte_identical_html(store, key_pdf, tmp_path):

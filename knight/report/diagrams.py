@@ -108,9 +108,21 @@ def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: 
     return _to_string(svg)
 
 
-def empty_board_svg(board: Board, *, title: str | None = None) -> str:
-    """An empty board with row and column labels: a worksheet for the student handout."""
-    return _to_string(_board(board, title or f"empty {board} board"))
+def empty_board_svg(board: Board, *, title: str | None = None, start: Square | None = None) -> str:
+    """An empty board with row and column labels: a worksheet for the student handout.
+
+    ``start`` marks a given start square with a ring around a "1" (the first square of the
+    homework's numbered array), for questions that name the start.
+    """
+    svg = _board(board, title or f"empty {board} board" + (f", start {start}" if start else ""))
+    if start is not None:
+        if not board.contains(start):
+            raise ValueError(f"start {start} is not on the {board} board")
+        x, y = _centre(*start)
+        ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.36), "fill": "#fff",
+                                      "stroke": START, "stroke-width": "2.5", "class": "start"})
+        _label(svg, (x, y), "1", START, SQUARE * 0.4)
+    return _to_string(svg)
 
 
 # --- private helpers ------------------------------------------------------------------------------

@@ -41,10 +41,17 @@ class Question:
     boards: tuple[tuple[int, int], ...] = ()
     board_captions: tuple[str, ...] = ()
     starts: tuple[tuple[int, int], ...] = ()
+    handout_quote: str = ""
 
     @property
     def anchor(self) -> str:
         return f"q-{self.id}"
+
+    @property
+    def worksheet_quote(self) -> str:
+        """The document's words as the handout prints them: ``handout_quote`` where the full quote
+        would give the answer away, the quote otherwise."""
+        return self.handout_quote or self.quote
 
 
 @cache
@@ -75,6 +82,7 @@ def questions() -> tuple[Question, ...]:
             boards=tuple(tuple(board) for board in entry.get("boards", ())),
             board_captions=tuple(entry.get("board_captions", ())),
             starts=tuple(tuple(start) for start in entry.get("starts", ())),
+            handout_quote=entry.get("handout_quote", ""),
         ))
     ids = [question.id for question in found]
     if len(set(ids)) != len(ids):

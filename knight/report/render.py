@@ -13,6 +13,8 @@ from knight.report.text import power_of_ten
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
 EDITIONS = ("key", "handout")
+#: The template of each edition: the key answers the questions, the handout is a worksheet of them.
+TEMPLATE_FILES = {"key": "knights-tour.html.j2", "handout": "handout.html.j2"}
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
@@ -20,8 +22,8 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
                 templates: Path = TEMPLATES) -> str:
     """The report as one self-contained HTML page (SVG, CSS and the tour player's script inline).
 
-    ``edition`` is ``key`` (questions and answers) or ``handout`` (questions, conventions and
-    empty boards, no answers).
+    ``edition`` is ``key`` (questions and answers, ``knights-tour.html.j2``) or ``handout`` (the
+    worksheet: questions, conventions, answer spaces and empty boards, no answers; ``handout.html.j2``).
     """
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}; choose one of: {', '.join(EDITIONS)}")
@@ -37,7 +39,7 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     environment.filters["thousands"] = lambda value: f"{value:,}"
     environment.filters["power_of_ten"] = power_of_ten
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
-    page = environment.get_template("knights-tour.html.j2")
+    page = environment.get_template(TEMPLATE_FILES[edition])
     return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
                        player_js=(templates / "player.js").read_text())
 
