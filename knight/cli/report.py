@@ -34,7 +34,7 @@ def report(
     from knight.report.handout import handout_context
     from knight.report.data import load_census, load_estimates, load_results
     from knight.report.records import MissingData
-    from knight.report.render import EDITIONS, PAPERS, render_html, write_pdf, write_text
+    from knight.report.render import EDITIONS, PAPERS, render_html, write_pdfs, write_text
     from knight.runner.jobs import JobError, load_job
     from knight.store import store_path
 
@@ -59,13 +59,16 @@ def report(
         except MissingData as error:
             fail(str(error))
         contexts[name] = build_context(data.only(shown))
+    pdfs = {}
     for name, context in contexts.items():
         html = render_html({**context, "meta": meta}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]
         write_text(html, target.with_suffix(".html"))
-        if pdf:
-            write_pdf(html, target.with_suffix(".pdf"))
-        typer.echo(f"wrote {target.with_suffix('.html')}{' and .pdf' if pdf else ''}")
+        pdfs[target.with_suffix(".pdf")] = html
+    if pdf:
+        write_pdfs(pdfs)
+    for name in contexts:
+        typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
 
 
 def _meta(jobs: list[Path]) -> dict[str, Any]:
