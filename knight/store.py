@@ -159,6 +159,7 @@ class TaskResult:
     key_directed: str = ""
     key_undirected: str = ""
     key_symmetric: str = ""
+    removed: tuple[Square, ...] = ()  # squares taken off the board (a full tour covers the others)
     tours: int | None = None  # census units only: directed tours counted (None for a tour task)
     nodes: int = 0  # census units only: squares placed by the search
 
@@ -182,7 +183,7 @@ class TaskResult:
             moves=encode_path(tour.path, tour.board.m) if kept else None,
             length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
             work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
-            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric,
+            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric, removed=tour.removed,
         )
 
 
@@ -204,7 +205,8 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
         return problem
     try:
         path = decode_path(result.moves, result.n, result.m)
-        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method)
+        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method,
+                                                    removed=result.removed)
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
     if built is not None and not np.array_equal(path, built.path):
@@ -382,8 +384,9 @@ class Store:
         if moves is None:
             raise PathNotKept(f"the path of task {task_key} on {n}x{m} was not kept: boards over "
                               f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys")
-        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method,
-                    params=json.loads(params), work=work, work_unit=unit, budget_exhausted=bool(exhausted))
+        stored = json.loads(params)
+        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method, params=stored, work=work,
+                    work_unit=unit, budget_exhausted=bool(exhausted), removed=removed_squares(stored))
 
     def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:
         """Failed tasks: (key, description, attempts, reason)."""
@@ -445,6 +448,11 @@ class Store:
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def removed_squares(params: dict[str, Any] | Any) -> tuple[Square, ...]:
+    """The squares a task's (or tour's) parameters take off the board (``removed``), as ``(row, col)``."""
+    return tuple((int(row), int(col)) for row, col in params.get("removed", ()))
 
 
 def _squares_text(squares: Iterable[Square]) -> str:

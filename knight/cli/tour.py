@@ -24,7 +24,7 @@ def tour(
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
     method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
     tie: Annotated[Optional[str], typer.Option(help="Tie-break of warnsdorff (see `knight methods`).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break, or of random-walk.")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="backtrack: demand a closed tour.")] = False,
     order: Annotated[Optional[str], typer.Option(help="backtrack: move ordering, plain or warnsdorff.")] = None,
     budget: Annotated[Optional[int], typer.Option(help="backtrack: the most search nodes to visit.")] = None,

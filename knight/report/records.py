@@ -8,6 +8,7 @@ from typing import Any, Iterable, Mapping
 from knight.engine import Board, Tour
 from knight.engine.codec import decode_path
 from knight.engine.board import Square
+from knight.store import removed_squares
 
 
 class MissingData(LookupError):
@@ -47,7 +48,7 @@ class Record:
             raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
         return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
                     params=self.params, work=self.work, work_unit=self.work_unit,
-                    budget_exhausted=self.budget_exhausted)
+                    budget_exhausted=self.budget_exhausted, removed=removed_squares(self.params))
 
     def matches(self, method: str | None, n: int | None, m: int | None, params: Mapping[str, Any]) -> bool:
         return ((method is None or self.method == method) and (n is None or self.n == n)
