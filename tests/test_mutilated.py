@@ -91,3 +91,17 @@ def test_a_sweep_without_squares_runs_and_is_refused_when_malformed(tmp_path):
             load_job(write_job(tmp_path, "bad", head + params))
     with pytest.raises(JobError, match="'removed' does not apply to method 'warnsdorff'"):
         load_job(write_job(tmp_path, "bad", head.replace("backtrack", "warnsdorff") + "params = { removed = [] }\n"))
+
+
+def test_knight_tour_takes_removed_squares(capsys):
+    from knight.cli import main
+    args = ["tour", "7", "--method", "backtrack", "--order", "warnsdorff", "--remove", "0,0", "--remove", "6,6"]
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--start", "0", "1"])
+    assert stop.value.code == 0 and "Full tour, open: 47 squares (the board less (0, 0), (6, 6))" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:  # from the minority colour: theory says no tour, the search agrees
+        main([*args, "--start", "1", "1", "--budget", "1000"])
+    assert stop.value.code == 1 and "colouring: 24 squares of one colour and 23" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        main(["tour", "7", "--remove", "0"])
+    assert stop.value.code == 2 and "--remove takes a square as ROW,COL" in capsys.readouterr().err

@@ -92,8 +92,8 @@ def static_tour(board: Board, start: Square, *, compiled: bool | None = None) ->
 
     Example
     -------
-    >>> static_tour(Board(8, 8), (0, 0)).length
-    64
+    >>> static_tour(Board(8, 8), (0, 0)).length  # stuck four squares short
+    60
 
     Reference: Deitel, exercise 7.24, the accessibility heuristic (before its note).
     """

@@ -48,7 +48,8 @@ from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parame
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit
-from knight.store import CENSUS
+from knight.engine.treesize import MAX_ESTIMATE_SQUARES
+from knight.store import CENSUS, ESTIMATE
 
 
 class JobError(InvalidInput):
@@ -67,11 +68,16 @@ PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
     "naive": {}, "random-walk": {}, "static": {}, "warnsdorff": {"tie": "first"},
     "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
     "parberry": {},
+    ESTIMATE: {"probes": 100_000, "seed": 0, "rate_nodes": 0},
 }
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
 RANDOM_WALK = "random-walk"
-#: Every method a sweep may name: the engine's tour builders, and the census.
-SWEEP_METHODS = (*METHODS, CENSUS)
+#: Every method a sweep may name: the engine's tour builders, the census and the tree-size estimate.
+SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
+#: The most probes one estimate task may run (about 25 s on 8 x 8, compiled).
+MAX_PROBES = 10_000_000
+#: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
+MAX_RATE_NODES = 200_000_000
 #: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
 _PER_TASK_PARAMS = ("seed", "first", "more")
 
@@ -284,6 +290,8 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
     boards = _parse_boards(table["boards"], where)
     if method == CENSUS:
         return _parse_census_sweep(table, boards, label, where)
+    if method == ESTIMATE:
+        return _parse_estimate_sweep(table, boards, label, where)
     starts = _parse_starts(table["starts"], boards, where)
     params = table.get("params", {})
     removed: tuple[Square, ...] = ()
@@ -308,10 +316,7 @@ CENSUS_PARAMS = {"closed": "true or false, or a list of both", "removed": "a lis
 
 def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
     """A census sweep: check boards, starts and parameters, and list every census's units."""
-    for board in boards:
-        if board.size > MAX_CENSUS_SQUARES:
-            where.fail("boards", f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; "
-                       f"{board} has {board.size}")
+    _at_most(boards, MAX_CENSUS_SQUARES, "the census counts tours", where)
     if "repeats" in table:
         where.fail("repeats", "does not apply to method 'census', which counts every tour")
     starts = _parse_starts(table.get("starts", "all"), boards, where)
@@ -347,6 +352,47 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
     grid = tuple({"closed": c, "removed": removed_squares, "depth": d}
                  for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)))
     return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
+
+
+ESTIMATE_PARAMS = {
+    "probes": f"a number of Knuth's random probes, 1..{MAX_PROBES:,} (default 100,000)",
+    "seed": "a non-negative integer, the probes' seed (default 0)",
+    "rate_nodes": f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,} (default 0: not timed)",
+}
+
+
+def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
+    """A tree-size sweep: Knuth's estimator from each start; each parameter a value or a list (a grid)."""
+    _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
+    if "repeats" in table:
+        where.fail("repeats", f"does not apply to method {ESTIMATE!r}; give params.seed (a list for several)")
+    starts = _parse_starts(table["starts"], boards, where)
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        where.fail("params", "must be a table such as {probes = 100_000, seed = 0}")
+    valid = "; ".join(f"{name}: {what}" for name, what in ESTIMATE_PARAMS.items())
+    limits = {"probes": (1, MAX_PROBES), "seed": (0, None), "rate_nodes": (0, MAX_RATE_NODES)}
+    choices = {}
+    for name, value in params.items():
+        if name not in ESTIMATE_PARAMS:
+            where.fail(f"params.{name}", f"not a parameter of method {ESTIMATE!r}; it takes {valid}")
+        values = value if isinstance(value, list) else [value]
+        low, high = limits[name]
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low
+                                 and (high is None or v <= high) for v in values):
+            where.fail(f"params.{name}", f"must be {ESTIMATE_PARAMS[name].split(' (')[0]}, got {value!r}")
+        choices[name] = values
+    names = list(choices)
+    grid = tuple({**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
+                 for combination in itertools.product(*(choices[name] for name in names)))
+    return Sweep(label, ESTIMATE, boards, starts, grid)
+
+
+def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) -> None:
+    """Refuse the first board of more than ``squares`` squares (``what`` is done on boards of at most that)."""
+    for board in boards:
+        if board.size > squares:
+            where.fail("boards", f"{what} on boards of at most {squares} squares; {board} has {board.size}")
 
 
 def _parse_removed(value: Any, boards: tuple[Board, ...], starts: Any, where: _Where) -> tuple[Square, ...]:
