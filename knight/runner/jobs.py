@@ -26,6 +26,20 @@ same pool, store, resume and executors apply::
                                         # closed: a grid axis; removed: one set of squares; depth:
                                         # moves fixed per unit (default 1)
 
+A backtracking sweep may take squares off the board, ``params = {removed = [[0, 0], [6, 6]]}``:
+one set of squares for every task (not a grid axis), none of them a start.
+
+A tree-size sweep (method ``estimate``) runs Knuth's estimator of the plain backtracking tree
+from each start (:mod:`knight.engine.treesize`), one task per start and parameter set; its
+result goes to the store's ``estimates`` table::
+
+    [[sweep]]
+    boards = [8]                        # boards of at most 144 squares
+    starts = [[0, 0]]
+    method = "estimate"
+    params = {probes = 1_000_000, seed = 0, rate_nodes = 5_000_000}
+                                        # probes 1..10^7; rate_nodes: plain backtracking to time (0: none)
+
 A file that is not valid TOML, has an unknown key, names a method or parameter that does
 not exist, or an impossible board or start, raises :class:`JobError` with one line naming
 the file, the key and what would be valid.
