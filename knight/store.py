@@ -15,8 +15,13 @@ Tables:
   such tours are validated in full and stored with their flags, counts and keys, but not their
   path, so that a study of boards up to 1000 × 1000 does not fill the disk.
 * ``counts`` — what each done census-unit task (method ``census``, :data:`CENSUS`) counted:
-  its directed ``tours`` and search ``nodes``. A task has a row in ``tours`` or in ``counts``,
-  never both.
+  its directed ``tours`` and search ``nodes``. A task has a row in one of ``tours``, ``counts``
+  and ``estimates``, never two.
+* ``estimates`` — what each done estimate task (method ``estimate``, :data:`ESTIMATE`) found:
+  Knuth's estimate of the plain backtracking tree from its start (probes, seed, means and
+  standard deviations of the node and tour estimates, the running means at 10^2, 10^3, ...
+  probes as JSON), the exact nodes and tours where the task counted the tree, and the node
+  rate of the plain search where it timed one (:class:`EstimateResult`).
 * ``censuses`` — every census a job asked for, by what defines it (board, open or closed,
   removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
   tasks and ``job_censuses`` the jobs that ask for it. :func:`read_censuses` puts a census
@@ -48,15 +53,19 @@ from knight.engine import Board, InvalidInput, Tour
 from knight.engine.board import Square
 from knight.engine.census import Census, CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path, encode_path, encoded_size
+from knight.engine.treesize import Checkpoint, TreeEstimate
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
 STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
-SCHEMA_VERSION = 3
+#: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
+SCHEMA_VERSION = 4
 #: The method name of a census-unit task: it counts tours (``counts``) rather than building one (``tours``).
 CENSUS = "census"
+#: The method name of a tree-size task: Knuth's estimate of the plain backtracking tree (``estimates``).
+ESTIMATE = "estimate"
 #: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
 PATH_KEPT_UP_TO_SQUARES = 100_000
 
@@ -87,6 +96,12 @@ CREATE TABLE IF NOT EXISTS tours (
 CREATE TABLE IF NOT EXISTS counts (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
     nodes INTEGER NOT NULL CHECK (nodes >= 0)
+);
+CREATE TABLE IF NOT EXISTS estimates (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), probes INTEGER NOT NULL CHECK (probes >= 1),
+    seed INTEGER NOT NULL, node_mean REAL NOT NULL, node_sd REAL NOT NULL, tour_mean REAL NOT NULL,
+    tour_sd REAL NOT NULL, full_probes INTEGER NOT NULL, mean_depth REAL NOT NULL, checkpoints TEXT NOT NULL,
+    exact_nodes INTEGER, exact_tours INTEGER, rate_nodes INTEGER, rate_seconds REAL
 );
 CREATE TABLE IF NOT EXISTS censuses (
     id INTEGER PRIMARY KEY, n INTEGER NOT NULL, m INTEGER NOT NULL, closed INTEGER NOT NULL,
@@ -132,6 +147,30 @@ class PathNotKept(LookupError):
 
 
 @dataclass(frozen=True)
+class EstimateResult:
+    """What a tree-size task (method :data:`ESTIMATE`) found from its start square: Knuth's estimate
+    of the plain backtracking tree (``estimate``), the tree counted exactly where the task could
+    (``exact_nodes``, ``exact_tours``; None elsewhere), and the plain search timed where asked:
+    ``rate_nodes`` nodes in ``rate_seconds`` seconds (None when not timed)."""
+
+    estimate: TreeEstimate
+    exact_nodes: int | None = None
+    exact_tours: int | None = None
+    rate_nodes: int | None = None
+    rate_seconds: float | None = None
+
+    @property
+    def nodes_per_second(self) -> float | None:
+        """The measured speed of the plain search, or None when it was not timed."""
+        return rate_of(self.rate_nodes, self.rate_seconds)
+
+
+def rate_of(nodes: int | None, seconds: float | None) -> float | None:
+    """Nodes per second, or None when not measured."""
+    return nodes / seconds if nodes and seconds else None
+
+
+@dataclass(frozen=True)
 class TaskResult:
     """What one task produced, as a worker sends it back: a tour (full or not), a census unit's
     count, or why it failed.
@@ -159,13 +198,25 @@ class TaskResult:
     key_directed: str = ""
     key_undirected: str = ""
     key_symmetric: str = ""
+    removed: tuple[Square, ...] = ()  # squares taken off the board (a full tour covers the others)
     tours: int | None = None  # census units only: directed tours counted (None for a tour task)
     nodes: int = 0  # census units only: squares placed by the search
+    estimate: EstimateResult | None = None  # tree-size tasks only
 
     @property
     def is_count(self) -> bool:
         """True for a census unit's result (a count), False for a tour task's (a tour)."""
         return self.method == CENSUS
+
+    @property
+    def is_estimate(self) -> bool:
+        """True for a tree-size task's result (an estimate)."""
+        return self.method == ESTIMATE
+
+    @classmethod
+    def from_estimate(cls, key: str, n: int, m: int, estimate: EstimateResult) -> TaskResult:
+        """The result of a tree-size task on an ``n`` x ``m`` board."""
+        return cls(key, n, m, ESTIMATE, ok=True, estimate=estimate)
 
     @classmethod
     def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int) -> TaskResult:
@@ -182,7 +233,7 @@ class TaskResult:
             moves=encode_path(tour.path, tour.board.m) if kept else None,
             length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
             work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
-            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric,
+            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric, removed=tour.removed,
         )
 
 
@@ -200,11 +251,12 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
     if not result.ok:
         return ""
     problem = _incomplete(result)
-    if problem or result.is_count or result.moves is None:
+    if problem or result.is_count or result.is_estimate or result.moves is None:
         return problem
     try:
         path = decode_path(result.moves, result.n, result.m)
-        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method)
+        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method,
+                                                    removed=result.removed)
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
     if built is not None and not np.array_equal(path, built.path):
@@ -221,6 +273,13 @@ def _incomplete(result: TaskResult) -> str:
     if result.is_count:
         if result.tours is None or result.tours < 0 or result.nodes < 1:
             return "invalid count: a census unit counts zero or more tours in at least one node"
+        return ""
+    if result.is_estimate:
+        found = result.estimate
+        if found is None or found.estimate.probes < 1 or not np.isfinite(
+                [found.estimate.node_mean, found.estimate.node_sd, found.estimate.tour_mean, found.estimate.tour_sd]
+        ).all() or found.estimate.node_mean < 1:
+            return "invalid estimate: a tree of at least one node, from at least one probe, in finite numbers"
         return ""
     if not 0 < result.length <= result.n * result.m:
         return "invalid tour: its length does not fit its board"
@@ -340,7 +399,7 @@ class Store:
         :func:`validate` again, for results from elsewhere).
         """
         now = time.time()
-        done, failed, tours, counts = [], [], [], []
+        done, failed, tours, counts, estimates = [], [], [], [], []
         for result in results:
             problem = "" if not result.ok else (validate(result) if revalidate else _incomplete(result))
             if not result.ok or problem:
@@ -350,6 +409,9 @@ class Store:
             if result.is_count:
                 counts.append((result.key, result.tours, result.nodes))
                 continue
+            if result.is_estimate:
+                estimates.append(_estimate_row(result.key, result.estimate))
+                continue
             tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
                           result.work_unit, result.budget_exhausted, result.key_directed, result.key_undirected,
                           result.key_symmetric, result.moves))
@@ -357,6 +419,7 @@ class Store:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
             db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", counts)
+            db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", estimates)
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
                 "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
@@ -382,8 +445,9 @@ class Store:
         if moves is None:
             raise PathNotKept(f"the path of task {task_key} on {n}x{m} was not kept: boards over "
                               f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys")
-        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method,
-                    params=json.loads(params), work=work, work_unit=unit, budget_exhausted=bool(exhausted))
+        stored = json.loads(params)
+        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method, params=stored, work=work,
+                    work_unit=unit, budget_exhausted=bool(exhausted), removed=removed_squares(stored))
 
     def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:
         """Failed tasks: (key, description, attempts, reason)."""
@@ -401,7 +465,7 @@ class Store:
     def summary(self, job: str | None = None) -> list[dict[str, Any]]:
         """Per job, board, method and parameters (random seeds together): tasks, outcomes and distinct tours.
 
-        Tour tasks only: census units are summed up by :meth:`censuses`.
+        Tour tasks only: census units are summed up by :meth:`censuses`, estimates listed by :meth:`estimates`.
 
         ``starts_full`` counts the start squares from which at least one full tour was found;
         the ``distinct_*`` columns count different full tours: as directed sequences, up to
@@ -425,7 +489,7 @@ class Store:
             JOIN tasks t ON t.key = j.task_key
             LEFT JOIN results r ON r.task_key = t.key
             LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
-            WHERE (? IS NULL OR j.job = ?) AND t.method != 'census'
+            WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN ('census', 'estimate')
             GROUP BY j.job, t.n, t.m, t.method, t.group_params
             ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
         """
@@ -442,9 +506,18 @@ class Store:
         """Every census of ``job`` (of every job by default), put together from its units' counts."""
         return read_censuses(self.db, job)
 
+    def estimates(self, job: str | None = None) -> list[StoredEstimate]:
+        """Every done tree-size estimate of ``job`` (of every job by default)."""
+        return read_estimates(self.db, job)
+
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def removed_squares(params: dict[str, Any] | Any) -> tuple[Square, ...]:
+    """The squares a task's (or tour's) parameters take off the board (``removed``), as ``(row, col)``."""
+    return tuple((int(row), int(col)) for row, col in params.get("removed", ()))
 
 
 def _squares_text(squares: Iterable[Square]) -> str:
@@ -500,4 +573,43 @@ def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Stored
             jobs=tuple(sorted((jobs or "").split(","))),
             census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
         ))
+    return found
+
+
+def _estimate_row(key: str, found: EstimateResult) -> tuple[Any, ...]:
+    """A row of the ``estimates`` table."""
+    e = found.estimate
+    checkpoints = json.dumps([[c.probes, c.node_mean, c.node_se, c.tour_mean, c.tour_se] for c in e.checkpoints])
+    return (key, e.probes, e.seed, e.node_mean, e.node_sd, e.tour_mean, e.tour_sd, e.full_probes, e.mean_depth,
+            checkpoints, found.exact_nodes, found.exact_tours, found.rate_nodes, found.rate_seconds)
+
+
+@dataclass(frozen=True)
+class StoredEstimate:
+    """A done tree-size task as the store holds it: its result and the jobs that ask for it."""
+
+    result: EstimateResult
+    jobs: tuple[str, ...]
+
+
+_ESTIMATES = """
+SELECT t.n, t.m, t.start_row, t.start_col, e.probes, e.seed, e.node_mean, e.node_sd, e.tour_mean, e.tour_sd,
+       e.full_probes, e.mean_depth, e.checkpoints, e.exact_nodes, e.exact_tours, e.rate_nodes, e.rate_seconds,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM estimates e JOIN tasks t ON t.key = e.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done'
+WHERE ? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?)
+ORDER BY t.n * t.m, t.n, t.start_row, t.start_col, e.probes, e.seed, e.rate_nodes
+"""
+
+
+def read_estimates(db: sqlite3.Connection, job: str | None = None) -> list[StoredEstimate]:
+    """The done tree-size estimates of ``job`` (every job by default) in the store open on ``db``
+    (read-only will do), smallest board first."""
+    found = []
+    for (n, m, row, col, probes, seed, node_mean, node_sd, tour_mean, tour_sd, full, depth, checkpoints,
+         exact_nodes, exact_tours, rate_nodes, rate_seconds, jobs) in db.execute(_ESTIMATES, (job, job)):
+        estimate = TreeEstimate(n, m, (row, col), probes, seed, node_mean, node_sd, tour_mean, tour_sd, full, depth,
+                                tuple(Checkpoint(*values) for values in json.loads(checkpoints)))
+        found.append(StoredEstimate(EstimateResult(estimate, exact_nodes, exact_tours, rate_nodes, rate_seconds),
+                                    tuple(sorted((jobs or "").split(",")))))
     return found

@@ -78,7 +78,13 @@ def test_the_shipped_jobs_load_and_cover_their_documents():
     for side in (5, 6, 8):
         assert len({t.start for t in eiffel if t.n == side and t.method == "backtrack"}) == side * side
     blog = jobs["warnsdorff-blog"].tasks()
-    assert {dict(t.params)["tie"] for t in blog} == {"first", "random", "lookahead-sum", "roth", "squirrel"}
+    assert {dict(t.params)["tie"] for t in blog} == {"first", "random", "lookahead-sum", "roth", "squirrel", "blog"}
+    assert {t.start for t in blog if dict(t.params)["tie"] == "blog" and t.n == 8} == {
+        (r, c) for r in range(8) for c in range(8)}
+    assert {t.n for t in blog if dict(t.params)["tie"] == "blog" and t.start == (0, 0)} == set(range(5, 101))
+    walks = [t for t in deitel if t.method == "random-walk"]
+    assert len(walks) == 64 * 100 and {dict(t.params)["seed"] for t in walks} == set(range(100))
+    assert {t.start for t in deitel if t.method == "static" and t.n == 6} == {(r, c) for r in range(6) for c in range(6)}
 
 
 HEAD = '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "warnsdorff"\n'
@@ -142,7 +148,7 @@ def test_bad_run_options_are_refused_in_one_line(tmp_path, capsys, args, expecte
 def test_defaults_cover_every_method():
     from knight.engine import METHODS
 
-    assert set(PARAMETER_DEFAULTS) == set(METHODS)
+    assert set(PARAMETER_DEFAULTS) == set(METHODS) | {"estimate"}  # the census's parameters have no defaults
 
 
 def test_results_without_a_store_says_what_to_do(tmp_path, capsys):

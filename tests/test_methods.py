@@ -8,7 +8,7 @@ from knight.engine.greedy import _greedy_walk
 
 from conftest import is_knight_path
 
-GREEDY = [("naive", {}), ("static", {})] + [
+GREEDY = [("naive", {}), ("static", {}), ("random-walk", {"seed": 7})] + [
     ("warnsdorff", {"tie": tie, **({"seed": 7} if tie == "random" else {})})
     for tie in TIE_BREAKS if not tie.startswith("squirrel")
 ]

@@ -51,6 +51,15 @@ def _knight(
     """A knight's-tour workbench: find tours, sweep them, count them, and write the report."""
 
 
+def parse_square(text: str) -> tuple[int, int]:
+    """A square given as ``ROW,COL`` (the value of --remove)."""
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise InvalidInput(f"--remove takes a square as ROW,COL (e.g. 0,0), got {text!r}") from None
+    return row, col
+
+
 def fail(message: str) -> None:
     """Stop with one line on stderr and the bad-input exit status."""
     typer.echo(f"knight: error: {message}", err=True)

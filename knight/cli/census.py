@@ -12,10 +12,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from knight.cli import app
+from knight.cli import app, parse_square
 from knight.cli.run import (EXIT_SOME_FAILED, ExecutorOption, SchedulerOption, StoreOption, VerboseOption,
                             check_run_options, run_in_store)
-from knight.engine import Board, InvalidInput
+from knight.engine import Board
 from knight.engine.census import SYMMETRY_LIMIT, Census, CensusSpec, cycles_up_to_symmetry
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.runner import default_workers
@@ -51,7 +51,7 @@ def census(
     130 when interrupted.
     """
     board = Board(n, n if m is None else m)
-    removed = [_square(text) for text in remove or []]
+    removed = [parse_square(text) for text in remove or []]
     check_run_options(workers, executor, scheduler)
     spec = CensusSpec(board.n, board.m, closed, tuple(sorted(set(removed))),
                       None if start is None else (tuple(start),), depth)
@@ -79,14 +79,6 @@ def census(
     run = {"store": str(path), "units_run": summary.ran, "units_stored": summary.already_done,
            "processes": processes, "executor": executor, "seconds": round(summary.seconds, 4)}
     return _print(board, closed, removed, start, verdict, stored, symmetric, run, as_json)
-
-
-def _square(text: str) -> tuple[int, int]:
-    try:
-        row, col = (int(part) for part in text.split(","))
-    except ValueError:
-        raise InvalidInput(f"--remove takes a square as ROW,COL (e.g. 0,0), got {text!r}") from None
-    return row, col
 
 
 def _print(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,

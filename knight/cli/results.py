@@ -15,7 +15,7 @@ from rich.table import Table
 from knight.cli import app, fail
 from knight.runner import load_job
 from knight.cli.run import StoreOption
-from knight.store import Store, StoredCensus, store_path
+from knight.store import Store, StoredCensus, StoredEstimate, store_path
 
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
@@ -29,6 +29,12 @@ CENSUS_COLUMNS = {
     "jobs": "jobs", "board": "board", "kind": "kind", "removed": "removed", "starts": "starts", "depth": "depth",
     "units": "units", "done": "done", "failed": "failed", "directed": "directed tours",
     "undirected": "≠ reversal", "nodes": "nodes",
+}
+#: Columns of the tree-size estimates, with their headings in the table.
+ESTIMATE_COLUMNS = {
+    "jobs": "jobs", "board": "board", "start": "start", "probes": "probes", "seed": "seed",
+    "nodes": "nodes (± s.e.)", "exact_nodes": "exact nodes", "tours": "tours (± s.e.)",
+    "exact_tours": "exact tours", "full_probes": "full probes", "rate": "nodes/s",
 }
 
 
@@ -68,6 +74,7 @@ def results(
             return _print_reach(path, name, as_json, as_csv)
         rows = [] if censuses else [_plain(row) for row in opened.summary(name)]
         counted = [census_row(stored) for stored in opened.censuses(name)]
+        estimated = [] if censuses else [estimate_row(stored) for stored in opened.estimates(name)]
         failures = opened.failures(name)
     columns, shown = (CENSUS_COLUMNS, counted) if censuses else (COLUMNS, rows)
     if as_json:
@@ -78,7 +85,7 @@ def results(
         writer.writerows({**row, **{key: _cell(key, row[key]) for key in ("params", "jobs", "removed", "starts")
                                     if key in row}} for row in shown)
     else:
-        _print_table(rows, counted, failures)
+        _print_table(rows, counted, estimated, failures)
     return 0
 
 
@@ -92,6 +99,19 @@ def census_row(stored: StoredCensus) -> dict[str, Any]:
         "units": stored.units, "done": stored.done, "failed": stored.failed,
         "directed": None if result is None else result.total,
         "undirected": None if result is None else result.undirected, "nodes": stored.nodes,
+    }
+
+
+def estimate_row(stored: StoredEstimate) -> dict[str, Any]:
+    """One tree-size estimate as a table row (exact tours only where the task counted the tree)."""
+    result, estimate = stored.result, stored.result.estimate
+    rate = result.nodes_per_second
+    return {
+        "jobs": list(stored.jobs), "board": f"{estimate.n}x{estimate.m}", "start": [list(estimate.start)],
+        "probes": estimate.probes, "seed": estimate.seed,
+        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": result.exact_nodes,
+        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": result.exact_tours,
+        "full_probes": estimate.full_probes, "rate": None if rate is None else f"{rate:.3g}",
     }
 
 
@@ -109,7 +129,7 @@ def _cell(key: str, value: Any) -> str:
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
     out = {"job": row["job"], "board": f"{row['n']}x{row['m']}", "method": row["method"], "params": row["params"]}
-    if row["variants"] > 1 and row["params"].get("tie") == "random":
+    if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})
     return out
@@ -122,10 +142,10 @@ def format_params(params: dict[str, Any]) -> str:
                     for name, value in params.items()) or "-"
 
 
-def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]],
+def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]], estimated: list[dict[str, Any]],
                  failures: list[tuple[str, str, int, str]]) -> None:
     console = Console(width=200 if not sys.stdout.isatty() else None)
-    if not rows and not counted:
+    if not rows and not counted and not estimated:
         console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
         return
     if rows:
@@ -145,6 +165,15 @@ def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]],
                              else "right", no_wrap=key == "jobs")
         for row in counted:
             table.add_row(*(_cell(key, row[key]) for key in CENSUS_COLUMNS))
+        console.print(table)
+    if estimated:
+        table = Table(title="Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
+                      "tours), exact counts where the task made them, and the plain search's speed", show_lines=False)
+        for key, heading in ESTIMATE_COLUMNS.items():
+            table.add_column(heading, justify="left" if key in ("jobs", "board", "start") else "right",
+                             no_wrap=key == "jobs")
+        for row in estimated:
+            table.add_row(*(_cell(key, row[key]) for key in ESTIMATE_COLUMNS))
         console.print(table)
     for key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 import numpy as np
 import typer
 
-from knight.cli import app
+from knight.cli import app, parse_square
 from knight.engine import Board, Tour, find_tour
 from knight.engine.methods import METHODS
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
@@ -24,10 +24,12 @@ def tour(
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
     method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
     tie: Annotated[Optional[str], typer.Option(help="Tie-break of warnsdorff (see `knight methods`).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break, or of random-walk.")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="backtrack: demand a closed tour.")] = False,
     order: Annotated[Optional[str], typer.Option(help="backtrack: move ordering, plain or warnsdorff.")] = None,
     budget: Annotated[Optional[int], typer.Option(help="backtrack: the most search nodes to visit.")] = None,
+    remove: Annotated[Optional[list[str]], typer.Option(
+        help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tour as JSON.")] = False,
 ) -> int:
     """Find a tour with one method from one start square and print its array.
@@ -36,7 +38,8 @@ def tour(
     partial tour is printed); 2 bad input.
     """
     board = Board(n, n if m is None else m)
-    given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget}
+    removed = [parse_square(text) for text in remove or []] or None
+    given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
     params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
     found = find_tour(board, tuple(start), method, **params)
     typer.echo(json.dumps({**found.to_dict(), "theory": str(theory(found))}) if as_json else describe(found))
@@ -55,12 +58,14 @@ def describe(found: Tour) -> str:
     title = f"{found.method}{f' ({params})' if params else ''} on {found.board} from {found.start}"
     work = f"{found.work:,} {found.work_unit}"
     wanted = "closed tour" if found.params.get("closed") else "full tour"
+    squares = found.board.size - len(found.removed)
+    less = f" (the board less {', '.join(map(str, found.removed))})" if found.removed else ""
     if found.success:
-        verdict = f"Full tour, {'closed' if found.closed else 'open'}: {found.length} squares; work {work}."
+        verdict = f"Full tour, {'closed' if found.closed else 'open'}: {found.length} squares{less}; work {work}."
     else:
         verdict = (
             f"Failed to find a {wanted}: the partial tour above visits {found.length} of "
-            f"{found.board.size} squares; work {work}."
+            f"{squares} squares{less}; work {work}."
         )
         if found.method == "backtrack":
             verdict += (
@@ -75,5 +80,5 @@ def describe(found: Tour) -> str:
 def theory(found: Tour) -> Verdict:
     """What theory says of the tour that was asked for: a closed tour of the board, or an open one from the start."""
     if found.params.get("closed"):
-        return closed_tour_verdict(found.board)
-    return open_tour_verdict(found.board, found.start)
+        return closed_tour_verdict(found.board, found.removed)
+    return open_tour_verdict(found.board, found.start, found.removed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 
 from knight.engine.board import Board, Square
@@ -26,6 +28,7 @@ def backtrack_tour(
     closed: bool = False,
     order: str = "plain",
     budget: int = DEFAULT_BUDGET,
+    removed: Iterable[Square] = (),
     compiled: bool | None = None,
 ) -> Tour:
     """Find the first full tour from ``start`` by depth-first search, trying moves in ``order``.
@@ -37,6 +40,8 @@ def backtrack_tour(
     closed : demand a closed tour (the last square a knight move from the first).
     order : ``plain`` (move order 0–7) or ``warnsdorff`` (lowest degree first); see :data:`ORDERINGS`.
     budget : the most nodes (squares placed, the start included) to visit before giving up.
+    removed : squares taken off the board, ``(row, col)``: they start as visited, and a full
+        tour covers every other square (the Eiffel text's board without opposite corners).
 
     Returns the first tour found, with ``work`` the nodes visited. When none is found the
     tour holds the longest path the search met, and ``budget_exhausted`` tells "gave up"
@@ -49,6 +54,8 @@ def backtrack_tour(
     (True, False)
     >>> backtrack_tour(Board(5, 5), (0, 1)).full  # the minority colour of an odd board
     False
+    >>> backtrack_tour(Board(5, 5), (0, 1), removed=[(0, 0), (4, 4)]).full  # now the majority colour
+    True
 
     Reference: the Eiffel text on the knight's journey (Try_Next_Move, Try_All), after
     N. Wirth, *Algorithms + Data Structures = Programs* (1976), §3.4.
@@ -58,34 +65,49 @@ def backtrack_tour(
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
         raise InvalidInput(f"budget must be a positive number of nodes, got {budget!r}")
     first = board.index(start)
+    gone = sorted({board.index((int(row), int(col))) for row, col in removed})
+    if first in gone:
+        raise InvalidInput(f"start {tuple(start)} is a removed square; choose one on the board")
     path = np.empty(board.size, dtype=np.int32)
     longest = np.empty(board.size, dtype=np.int32)
     search = _depth_first.choose(board.size, compiled)
     found, nodes, longest_length, out_of_budget = search(
-        board.neighbours, first, bool(closed), order == "warnsdorff", int(budget), path, longest
+        board.neighbours, first, bool(closed), order == "warnsdorff", int(budget), np.array(gone, dtype=np.int64),
+        path, longest,
     )
-    squares = path if found else longest[:longest_length]
-    params = {"order": order, "closed": bool(closed), "budget": int(budget)}
+    squares = path[:board.size - len(gone)] if found else longest[:longest_length]
+    params: dict[str, object] = {"order": order, "closed": bool(closed), "budget": int(budget)}
+    if gone:
+        params["removed"] = [list(board.coords(s)) for s in gone]
     return Tour(
         board=board, path=squares, method="backtrack", params=params,
         work=int(nodes), work_unit="nodes", budget_exhausted=bool(out_of_budget),
+        removed=tuple(board.coords(s) for s in gone),
     )
 
 
 @kernel(compile_from=25)  # exponential work: compile for all but the tiniest boards
-def _depth_first(neighbours, start, closed, by_degree, budget, path, longest):  # pragma: no cover - see tests
+def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, longest):  # pragma: no cover
     """Search for a full tour; return ``(found, nodes, longest_length, out_of_budget)``.
 
+    The squares of ``removed`` start as visited; a full tour covers the others.
     An explicit stack instead of recursion: numba's on-disk cache of recursive functions
     has crashed in a second process (numba issue #6061).
     """
-    size = neighbours.shape[0]
-    visited = np.zeros(size, dtype=np.bool_)
-    degree = np.zeros(size, dtype=np.int64)
-    for s in range(size):
+    board_size = neighbours.shape[0]
+    size = board_size - removed.shape[0]  # squares a full tour covers
+    visited = np.zeros(board_size, dtype=np.bool_)
+    degree = np.zeros(board_size, dtype=np.int64)
+    for s in range(board_size):
         for k in range(8):
             if neighbours[s, k] >= 0:
                 degree[s] += 1
+    for i in range(removed.shape[0]):
+        visited[removed[i]] = True
+        for k in range(8):
+            t = neighbours[removed[i], k]
+            if t >= 0:
+                degree[t] -= 1
     moves = np.empty((size + 1, 8), dtype=np.int64)  # moves[d]: squares to try at depth d, in order
     move_count = np.zeros(size + 1, dtype=np.int64)
     next_move = np.zeros(size + 1, dtype=np.int64)

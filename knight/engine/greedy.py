@@ -2,7 +2,8 @@
 
 Three rules, one kernel:
 
-* ``naive`` — Deitel 7.24's first script: the first legal unvisited move in move order.
+* ``naive`` — Deitel 7.24's first script: the first legal unvisited move in move order; with
+  random ties it is the random walk (:func:`random_walk_tour`), every legal move being tied.
 * ``static`` — Deitel's accessibility heuristic with the table of the *empty* board, never
   updated (what a student gets who skips the exercise's note); ties by move order.
 * ``warnsdorff`` — Warnsdorff's rule (1823), Deitel's accessibility heuristic with updates,
@@ -40,9 +41,29 @@ TIE_BREAKS: dict[str, str] = {
     "(Squirrel & Cull 1996; Ganzfried 2004, Table 1, with its single ordering for m = 74; "
     "our reading of the blog's W+)",
     "squirrel-table": "the same, with Table 1 as printed for every m, 74 included",
+    "blog": "the Warnsdorff blog's Python script as printed: heappush((degree, i)) over its moves "
+    "dx = [-2, -1, 1, 2, -2, -1, 1, 2] (columns), dy = [1, 2, 2, 1, -1, -2, -2, -1] (rows), "
+    "so ties go to its lowest index i (our moves 4, 5, 6, 7, 3, 2, 1, 0 in that order)",
 }
 _TIE_CODES = {"first": _FIRST, "random": _RANDOM, "lookahead-min": _LOOKAHEAD_MIN, "lookahead-sum": _LOOKAHEAD_SUM,
-              "roth": _ROTH, "squirrel": _SQUIRREL, "squirrel-table": _SQUIRREL}
+              "roth": _ROTH, "squirrel": _SQUIRREL, "squirrel-table": _SQUIRREL, "blog": _FIRST}
+
+#: The blog script's moves as (column, row) changes, in its order: ``dx`` and ``dy``.
+BLOG_DX = (-2, -1, 1, 2, -2, -1, 1, 2)
+BLOG_DY = (1, 2, 2, 1, -1, -2, -2, -1)
+
+
+def blog_ranks() -> np.ndarray:
+    """The blog script's tie order as the kernel's ranks: ``ranks[0, k]`` is the script's index of
+    our move ``k`` (its ``heappush((ctr, i))`` pops the lowest ``i`` among equal degrees).
+
+    >>> blog_ranks()[0].tolist()
+    [7, 6, 5, 4, 0, 1, 2, 3]
+    """
+    ranks = np.empty((1, 8), dtype=np.int64)
+    for i, (dx, dy) in enumerate(zip(BLOG_DX, BLOG_DY)):
+        ranks[0, list(zip(VERTICAL, HORIZONTAL)).index((dy, dx))] = i
+    return ranks
 
 
 def naive_tour(board: Board, start: Square, *, compiled: bool | None = None) -> Tour:
@@ -71,12 +92,37 @@ def static_tour(board: Board, start: Square, *, compiled: bool | None = None) ->
 
     Example
     -------
-    >>> static_tour(Board(8, 8), (0, 0)).length
-    64
+    >>> static_tour(Board(8, 8), (0, 0)).length  # stuck four squares short
+    60
 
     Reference: Deitel, exercise 7.24, the accessibility heuristic (before its note).
     """
     return _walk(board, start, "static", {}, _STATIC, _FIRST, compiled=compiled)
+
+
+def random_walk_tour(board: Board, start: Square, seed: int = 0, *, compiled: bool | None = None) -> Tour:
+    """Walk by taking, at each step, a uniformly random legal unvisited move, until stuck.
+
+    Parameters
+    ----------
+    board : the board to walk on.
+    start : the first square, ``(row, col)``.
+    seed : the seed of the random choices (the same seed gives the same walk).
+
+    This is the naive rule with random ties: under the naive rule every legal move ties, so
+    each of the ``d`` legal unvisited moves is taken with probability ``1/d`` (drawn from the
+    kernel's xorshift32 generator, as for Warnsdorff's random ties).
+
+    Example
+    -------
+    >>> walk = random_walk_tour(Board(8, 8), (0, 0), seed=3)
+    >>> walk.length < 64, walk.squares == random_walk_tour(Board(8, 8), (0, 0), seed=3).squares
+    (True, True)
+
+    Reference: the random walk a brute-force search samples (Knuth 1975, "Estimating the
+    efficiency of backtrack programs"); Deitel 7.24's naive knight with the choice made at random.
+    """
+    return _walk(board, start, "random-walk", {"seed": int(seed)}, _NAIVE, _RANDOM, seed, compiled=compiled)
 
 
 def warnsdorff_tour(
@@ -127,6 +173,8 @@ def _walk(
     first = board.index(start)
     if tie == _SQUIRREL:
         ranks, switches = squirrel_schedule(board, start, as_printed=params.get("tie") == "squirrel-table")
+    elif params.get("tie") == "blog":
+        ranks, switches = blog_ranks(), np.empty(0, dtype=np.int64)
     else:
         ranks, switches = np.arange(8, dtype=np.int64)[None, :], np.empty(0, dtype=np.int64)
     path = np.empty(board.size, dtype=np.int32)

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
 from knight.engine.errors import InvalidInput
-from knight.engine.greedy import TIE_BREAKS, naive_tour, static_tour, warnsdorff_tour
+from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
 from knight.engine.parberry import parberry_tour
 from knight.engine.tour import Tour
 
@@ -36,11 +36,15 @@ METHODS: dict[str, Method] = {
                {"tie": f"tie-break: {', '.join(TIE_BREAKS)} (default first)",
                 "seed": "seed of the random tie-break (default 0)"},
                warnsdorff_tour),
+        Method("random-walk", "a uniformly random legal unvisited move at each step, until stuck",
+               "the naive knight choosing at random; the probe of Knuth 1975", {"seed": "seed of the walk (default 0)"},
+               random_walk_tour),
         Method("backtrack", "depth-first search for the first full tour, within a node budget",
                "the Eiffel text's Try_Next_Move (after Wirth 1976)",
                {"closed": "demand a closed tour (default false)",
                 "order": f"move ordering: {', '.join(ORDERINGS)} (default plain)",
-                "budget": f"most nodes to visit (default {DEFAULT_BUDGET:,})"},
+                "budget": f"most nodes to visit (default {DEFAULT_BUDGET:,})",
+                "removed": "squares taken off the board, [[row, col], ...]; a full tour covers the others"},
                backtrack_tour),
         Method("parberry", "a structured closed tour by divide and conquer: stored base tours joined four at a "
                "time (n×n and n×(n+2), even n ≥ 6)",
@@ -59,8 +63,8 @@ def check_parameters(method: str, params: dict[str, Any]) -> None:
         if name not in accepted:
             takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
             raise InvalidInput(f"parameter {name!r} does not apply to method {method!r}; {takes}")
-    if "seed" in params and params.get("tie", "first") != "random":
-        raise InvalidInput("parameter 'seed' applies only to the tie-break 'random'")
+    if "seed" in params and method != "random-walk" and params.get("tie", "first") != "random":
+        raise InvalidInput("parameter 'seed' applies only to the tie-break 'random' and to 'random-walk'")
 
 
 def find_tour(

@@ -25,7 +25,9 @@ class Tour:
     ``path`` holds the squares in the order visited, as plain ints ``row * m + col``
     (a read-only int32 array, so that a 2000 × 2000 tour stays small); ``squares``
     gives them as ``(row, col)``. ``work`` counts what the method did: moves made
-    (``work_unit == "steps"``) or search nodes (``"nodes"``).
+    (``work_unit == "steps"``) or search nodes (``"nodes"``). ``removed`` are squares taken
+    off the board (the Eiffel text's mutilated board): the path never visits one, and a
+    full tour covers every other square.
 
     >>> tour = Tour.from_squares(Board(3, 4), [(0, 0), (2, 1), (0, 2)], method="hand")
     >>> tour.full, tour.length, tour.squares[-1]
@@ -39,13 +41,18 @@ class Tour:
     work: int = 0
     work_unit: str = "steps"
     budget_exhausted: bool = False
+    removed: tuple[Square, ...] = ()
 
     def __post_init__(self) -> None:
         path = np.array(self.path, dtype=np.int32, copy=True).reshape(-1)
         path.flags.writeable = False
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-        _validate(self.board, path)
+        removed = tuple(sorted({(int(row), int(col)) for row, col in self.removed}))
+        for square in removed:
+            self.board.index(square)  # raises when off the board
+        object.__setattr__(self, "removed", removed)
+        _validate(self.board, path, removed)
 
     @classmethod
     def from_squares(cls, board: Board, squares: Sequence[Square], **fields: Any) -> Tour:
@@ -82,8 +89,8 @@ class Tour:
 
     @property
     def full(self) -> bool:
-        """True when every square of the board is visited."""
-        return self.length == self.board.size
+        """True when every square of the board (less the removed ones) is visited."""
+        return self.length == self.board.size - len(self.removed)
 
     @property
     def closed(self) -> bool:
@@ -162,6 +169,7 @@ class Tour:
             "params": dict(self.params),
             "work": {"unit": self.work_unit, "count": self.work},
             "budget_exhausted": self.budget_exhausted,
+            "removed": [list(square) for square in self.removed],
             "keys": {
                 "directed": self.key_directed,
                 "undirected": self.key_undirected,
@@ -181,6 +189,7 @@ class Tour:
             work=data.get("work", {}).get("count", 0),
             work_unit=data.get("work", {}).get("unit", "steps"),
             budget_exhausted=data.get("budget_exhausted", False),
+            removed=tuple(tuple(square) for square in data.get("removed", ())),
         )
 
 
@@ -189,7 +198,7 @@ def _sequence_bytes(path: np.ndarray) -> bytes:
     return np.asarray(path, dtype=">u4").tobytes()
 
 
-def _validate(board: Board, path: np.ndarray) -> None:
+def _validate(board: Board, path: np.ndarray, removed: tuple[Square, ...] = ()) -> None:
     if path.size == 0:
         raise InvalidTour("a tour visits at least its start square")
     if path.min() < 0 or path.max() >= board.size:
@@ -199,6 +208,9 @@ def _validate(board: Board, path: np.ndarray) -> None:
     seen[path] = True
     if np.count_nonzero(seen) != path.size:
         raise InvalidTour(f"square {board.coords(_first_repeat(path))} is visited twice")
+    for square in removed:
+        if seen[board.index(square)]:
+            raise InvalidTour(f"square {square} is removed from the board but visited")
     # In int32 chunks, so that checking a 2000 × 2000 tour needs a few MB beyond the tour itself.
     for begin in range(0, path.size, _CHUNK):
         chunk = path[begin:begin + _CHUNK + 1]

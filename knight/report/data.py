@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import fields
 from pathlib import Path
 from typing import Iterator
 
 from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
-from knight.report.records import CensusRecord, MissingData, Record, Results
-from knight.store import SCHEMA_VERSION, StoreVersionError, read_censuses, schema_version
+from knight.report.records import CensusRecord, EstimateRecord, MissingData, Record, Results
+from knight.store import SCHEMA_VERSION, StoreVersionError, read_censuses, read_estimates, schema_version
 
 #: Paths of tours on boards up to this many squares are loaded (to be drawn); larger ones are
 #: counted from their stored keys and flags only.
@@ -75,6 +76,43 @@ def load_census(store: Path, *, symmetric_up_to: int = SYMMETRY_LIMIT) -> list[C
             counts=counts, total=None if result is None else result.total,
             undirected=None if result is None else result.undirected, symmetric=symmetric, nodes=found.nodes,
             units_done=found.done, units_total=found.units, jobs=found.jobs,
+        ))
+    return records
+
+
+def load_estimates(store: Path) -> list[EstimateRecord]:
+    """Every stored tree-size estimate (method ``estimate``, the job ``tree-size``), one
+    :class:`EstimateRecord` each, smallest board first.
+
+    The exact number of tours from the start comes from the estimate task itself where it counted
+    the whole tree (boards of at most 25 squares), else from a complete open census in the store
+    that counted that start (``exact_tours_source`` says which; the job ``tree-size`` asks for the
+    6 × 6 census from the corner); nothing is computed here. Raises :class:`MissingData` when the
+    store does not exist and :class:`~knight.store.StoreVersionError` when another version of
+    knight wrote it.
+    """
+    with _read_only(store) as connection:
+        stored = read_estimates(connection)
+        censuses = read_censuses(connection) if any(s.result.exact_tours is None for s in stored) else []
+    counted: dict[tuple[int, int, int, int], int] = {}  # (n, m, row, col): directed open tours from there
+    for found in censuses:
+        spec, result = found.spec, found.census
+        if result is None or spec.closed or spec.removed:
+            continue
+        for row in range(spec.n):
+            for col in range(spec.m):
+                if result.counts[row, col] >= 0:
+                    counted.setdefault((spec.n, spec.m, row, col), int(result.counts[row, col]))
+    records = []
+    for found in stored:
+        result, estimate = found.result, found.result.estimate
+        tours, source = result.exact_tours, None if result.exact_tours is None else "tree"
+        if tours is None and (estimate.n, estimate.m, *estimate.start) in counted:
+            tours, source = counted[(estimate.n, estimate.m, *estimate.start)], "census"
+        records.append(EstimateRecord(
+            **{field.name: getattr(estimate, field.name) for field in fields(estimate)},
+            exact_nodes=result.exact_nodes, exact_tours=tours, exact_tours_source=source,
+            rate_nodes=result.rate_nodes, rate_seconds=result.rate_seconds, jobs=found.jobs,
         ))
     return records
 

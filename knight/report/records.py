@@ -8,6 +8,8 @@ from typing import Any, Iterable, Mapping
 from knight.engine import Board, Tour
 from knight.engine.codec import decode_path
 from knight.engine.board import Square
+from knight.engine.treesize import TreeEstimate
+from knight.store import rate_of, removed_squares
 
 
 class MissingData(LookupError):
@@ -47,7 +49,7 @@ class Record:
             raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
         return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
                     params=self.params, work=self.work, work_unit=self.work_unit,
-                    budget_exhausted=self.budget_exhausted)
+                    budget_exhausted=self.budget_exhausted, removed=removed_squares(self.params))
 
     def matches(self, method: str | None, n: int | None, m: int | None, params: Mapping[str, Any]) -> bool:
         return ((method is None or self.method == method) and (n is None or self.n == n)
@@ -156,3 +158,38 @@ class CensusRecord:
     def complete(self) -> bool:
         """True when every unit has its count."""
         return self.units_done == self.units_total
+
+
+@dataclass(frozen=True)
+class EstimateRecord(TreeEstimate):
+    """Knuth's estimate of the plain backtracking tree from one start square, as stored (job ``tree-size``).
+
+    The tree: every path of the knight from ``start`` on the n × m board, nothing pruned; its leaves
+    at depth n·m are the full tours. The fields of :class:`~knight.engine.treesize.TreeEstimate`:
+    ``probes`` random probes from ``seed`` gave the node estimate ``node_mean`` (sample standard
+    deviation ``node_sd``, standard error :attr:`node_se`) and the tour estimate ``tour_mean``
+    (``tour_sd``, :attr:`tour_se`); ``full_probes`` of them reached a full tour, and a probe's path
+    had ``mean_depth`` squares on average. ``checkpoints`` are the running estimates after 10^2,
+    10^3, ... probes (each a :class:`~knight.engine.treesize.Checkpoint`: probes, node_mean,
+    node_se, tour_mean, tour_se).
+
+    Then the exact numbers beside them, where known: ``exact_nodes`` (the tree counted in full,
+    boards of at most 25 squares), ``exact_tours`` and where it comes from, ``exact_tours_source``:
+    ``"tree"`` (that same count) or ``"census"`` (the stored census's directed open tours from
+    ``start``, e.g. 6 × 6); None when unknown. ``rate_nodes`` nodes of plain backtracking (move
+    order, from ``start``) took ``rate_seconds`` seconds (the fastest of a few runs), so
+    :attr:`nodes_per_second` is the search's speed; None where the task did not time it.
+    ``jobs`` are the jobs that asked for the estimate.
+    """
+
+    exact_nodes: int | None
+    exact_tours: int | None
+    exact_tours_source: str | None
+    rate_nodes: int | None
+    rate_seconds: float | None
+    jobs: tuple[str, ...]
+
+    @property
+    def nodes_per_second(self) -> float | None:
+        """The measured speed of plain backtracking, or None where it was not timed."""
+        return rate_of(self.rate_nodes, self.rate_seconds)

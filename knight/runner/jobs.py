@@ -12,7 +12,7 @@ boards and start squares, with a grid of parameter values::
     starts = "all"                      # "all", "corners", [[row, col], ...] or {sample = K, seed = S}
     method = "warnsdorff"               # one of knight.engine.METHODS
     params = {tie = ["first", "random"]}  # each value a scalar or a list: the sweep takes every combination
-    repeats = 5                         # random tie-breaks only: seeds 0..4 (unless params give seeds)
+    repeats = 5                         # random tie-breaks and random-walk only: seeds 0..4 (unless params give seeds)
 
 A census sweep (method ``census``) counts every tour instead of building one; it runs as one
 task per :class:`~knight.engine.census.CensusUnit` (a start square and a first move), so the
@@ -25,6 +25,20 @@ same pool, store, resume and executors apply::
     params = {closed = [false, true], removed = [[0, 0], [5, 5]], depth = 1}
                                         # closed: a grid axis; removed: one set of squares; depth:
                                         # moves fixed per unit (default 1)
+
+A backtracking sweep may take squares off the board, ``params = {removed = [[0, 0], [6, 6]]}``:
+one set of squares for every task (not a grid axis), none of them a start.
+
+A tree-size sweep (method ``estimate``) runs Knuth's estimator of the plain backtracking tree
+from each start (:mod:`knight.engine.treesize`), one task per start and parameter set; its
+result goes to the store's ``estimates`` table::
+
+    [[sweep]]
+    boards = [8]                        # boards of at most 144 squares
+    starts = [[0, 0]]
+    method = "estimate"
+    params = {probes = 1_000_000, seed = 0, rate_nodes = 5_000_000}
+                                        # probes 1..10^7; rate_nodes: plain backtracking to time (0: none)
 
 A file that is not valid TOML, has an unknown key, names a method or parameter that does
 not exist, or an impossible board or start, raises :class:`JobError` with one line naming
@@ -48,7 +62,8 @@ from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parame
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit
-from knight.store import CENSUS
+from knight.engine.treesize import MAX_ESTIMATE_SQUARES
+from knight.store import CENSUS, ESTIMATE
 
 
 class JobError(InvalidInput):
@@ -64,12 +79,19 @@ _BOARD_PATTERN = re.compile(r"^\s*(\d+)(?:\s*\.\.\s*(\d+))?(?:\s*x\s*(\d+)(?:\s*
 _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
 #: Default value of each parameter, so that a task's key does not depend on how the job spelled it.
 PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "naive": {}, "static": {}, "warnsdorff": {"tie": "first"},
+    "naive": {}, "random-walk": {}, "static": {}, "warnsdorff": {"tie": "first"},
     "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
     "parberry": {},
+    ESTIMATE: {"probes": 100_000, "seed": 0, "rate_nodes": 0},
 }
-#: Every method a sweep may name: the engine's tour builders, and the census.
-SWEEP_METHODS = (*METHODS, CENSUS)
+#: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
+RANDOM_WALK = "random-walk"
+#: Every method a sweep may name: the engine's tour builders, the census and the tree-size estimate.
+SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
+#: The most probes one estimate task may run (about 25 s on 8 x 8, compiled).
+MAX_PROBES = 10_000_000
+#: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
+MAX_RATE_NODES = 200_000_000
 #: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
 _PER_TASK_PARAMS = ("seed", "first", "more")
 
@@ -282,8 +304,17 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
     boards = _parse_boards(table["boards"], where)
     if method == CENSUS:
         return _parse_census_sweep(table, boards, label, where)
+    if method == ESTIMATE:
+        return _parse_estimate_sweep(table, boards, label, where)
     starts = _parse_starts(table["starts"], boards, where)
-    grid = _parse_params(method, table.get("params", {}), table.get("repeats"), where)
+    params = table.get("params", {})
+    removed: tuple[Square, ...] = ()
+    if isinstance(params, dict) and "removed" in params and "removed" in METHODS[method].parameters:
+        params = {name: value for name, value in params.items() if name != "removed"}
+        removed = _parse_removed(table["params"]["removed"], boards, starts, where)
+    grid = _parse_params(method, params, table.get("repeats"), where)
+    if removed:  # one set of squares for every task of the sweep
+        grid = tuple({**params, "removed": removed} for params in grid)
     for params in grid:
         if params.get("tie") == "squirrel":
             bad = [b for b in boards if not b.is_square or b.n < 5]
@@ -299,10 +330,7 @@ CENSUS_PARAMS = {"closed": "true or false, or a list of both", "removed": "a lis
 
 def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
     """A census sweep: check boards, starts and parameters, and list every census's units."""
-    for board in boards:
-        if board.size > MAX_CENSUS_SQUARES:
-            where.fail("boards", f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; "
-                       f"{board} has {board.size}")
+    _at_most(boards, MAX_CENSUS_SQUARES, "the census counts tours", where)
     if "repeats" in table:
         where.fail("repeats", "does not apply to method 'census', which counts every tour")
     starts = _parse_starts(table.get("starts", "all"), boards, where)
@@ -323,24 +351,12 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
         where.fail("params.closed", f"must be {CENSUS_PARAMS['closed']}, got {params['closed']!r}")
     if not depths or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in depths):
         where.fail("params.depth", f"must be {CENSUS_PARAMS['depth']}, got {params['depth']!r}")
-    removed = params.get("removed", [])
-    if not isinstance(removed, list) or not all(
-            isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
-                                                              for x in item) for item in removed):
-        where.fail("params.removed", f"must be {CENSUS_PARAMS['removed']} (one set of squares), got {removed!r}")
-    removed_squares = tuple(sorted({(row, col) for row, col in removed}))
+    removed_squares = _parse_removed(params.get("removed", []), boards, () if starts == "all" else starts, where)
     if True in closed and starts != "all":
         where.fail("starts", 'a closed census searches from one square (every closed tour passes through all); '
                    'use starts = "all"')
     plans = []
     for board in boards:
-        for square in removed_squares:
-            if not board.contains(square):
-                where.fail("params.removed", f"square {list(square)} is off the {board} board: row must be "
-                           f"0..{board.n - 1} and column 0..{board.m - 1}")
-        for square in (starts if starts != "all" else ()):
-            if square in removed_squares:
-                where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
         for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
             try:
                 plans.append(CensusPlan.of(CensusSpec(board.n, board.m, is_closed, removed_squares,
@@ -350,6 +366,65 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
     grid = tuple({"closed": c, "removed": removed_squares, "depth": d}
                  for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)))
     return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
+
+
+ESTIMATE_PARAMS = {
+    "probes": f"a number of Knuth's random probes, 1..{MAX_PROBES:,} (default 100,000)",
+    "seed": "a non-negative integer, the probes' seed (default 0)",
+    "rate_nodes": f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,} (default 0: not timed)",
+}
+
+
+def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
+    """A tree-size sweep: Knuth's estimator from each start; each parameter a value or a list (a grid)."""
+    _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
+    if "repeats" in table:
+        where.fail("repeats", f"does not apply to method {ESTIMATE!r}; give params.seed (a list for several)")
+    starts = _parse_starts(table["starts"], boards, where)
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        where.fail("params", "must be a table such as {probes = 100_000, seed = 0}")
+    valid = "; ".join(f"{name}: {what}" for name, what in ESTIMATE_PARAMS.items())
+    limits = {"probes": (1, MAX_PROBES), "seed": (0, None), "rate_nodes": (0, MAX_RATE_NODES)}
+    choices = {}
+    for name, value in params.items():
+        if name not in ESTIMATE_PARAMS:
+            where.fail(f"params.{name}", f"not a parameter of method {ESTIMATE!r}; it takes {valid}")
+        values = value if isinstance(value, list) else [value]
+        low, high = limits[name]
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low
+                                 and (high is None or v <= high) for v in values):
+            where.fail(f"params.{name}", f"must be {ESTIMATE_PARAMS[name].split(' (')[0]}, got {value!r}")
+        choices[name] = values
+    names = list(choices)
+    grid = tuple({**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
+                 for combination in itertools.product(*(choices[name] for name in names)))
+    return Sweep(label, ESTIMATE, boards, starts, grid)
+
+
+def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) -> None:
+    """Refuse the first board of more than ``squares`` squares (``what`` is done on boards of at most that)."""
+    for board in boards:
+        if board.size > squares:
+            where.fail("boards", f"{what} on boards of at most {squares} squares; {board} has {board.size}")
+
+
+def _parse_removed(value: Any, boards: tuple[Board, ...], starts: Any, where: _Where) -> tuple[Square, ...]:
+    """``params.removed``: one set of squares (not a grid axis), on every board, none of them a start."""
+    if not isinstance(value, list) or not all(
+            isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                              for x in item) for item in value):
+        where.fail("params.removed", f"must be {CENSUS_PARAMS['removed']} (one set of squares), got {value!r}")
+    removed = tuple(sorted({(row, col) for row, col in value}))
+    for board in boards:
+        for square in removed:
+            if not board.contains(square):
+                where.fail("params.removed", f"square {list(square)} is off the {board} board: row must be "
+                           f"0..{board.n - 1} and column 0..{board.m - 1}")
+        for square in start_squares(board, starts):
+            if square in removed:
+                where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
+    return removed
 
 
 def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
@@ -412,6 +487,11 @@ def _parse_starts(value: Any, boards: tuple[Board, ...], where: _Where) -> Any:
     where.fail("starts", valid)
 
 
+def _seeded(method: str, params: dict[str, Any]) -> bool:
+    """True for the parameter sets that take a random seed: the random walk and random ties."""
+    return method == RANDOM_WALK or params.get("tie") == "random"
+
+
 def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple[dict[str, Any], ...]:
     if not isinstance(value, dict):
         where.fail("params", "must be a table such as {tie = [\"first\", \"random\"]}")
@@ -419,7 +499,7 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
         check_parameters(method, {name: None for name in value if name != "seed"})
     except InvalidInput as error:
         where.fail("params", str(error))
-    if "seed" in value and method != "warnsdorff":
+    if "seed" in value and method not in ("warnsdorff", RANDOM_WALK):
         where.fail("params.seed", f"parameter 'seed' does not apply to method {method!r}")
     choices = {name: (v if isinstance(v, list) else [v]) for name, v in value.items()}
     for name, values in choices.items():
@@ -430,8 +510,9 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
     if repeats is not None:
         if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
             where.fail("repeats", f"must be a positive number of seeds, got {repeats!r}")
-        if "random" not in choices.get("tie", []):
-            where.fail("repeats", "applies only to the tie-break 'random'; add tie = \"random\" to params")
+        if method != RANDOM_WALK and "random" not in choices.get("tie", []):
+            where.fail("repeats", f"applies only to the tie-break 'random' and to method '{RANDOM_WALK}'; "
+                       "add tie = \"random\" to params")
         if "seed" in choices:
             where.fail("repeats", "give either repeats or params.seed, not both")
     grid: list[dict[str, Any]] = []
@@ -439,12 +520,12 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
     names = list(choices)
     for combination in itertools.product(*(choices[name] for name in names)):
         params = {**PARAMETER_DEFAULTS[method], **dict(zip(names, combination))}
-        if params.get("tie") == "random":
+        if _seeded(method, params):
             for seed in seeds if seeds is not None else range(repeats or 1):
                 grid.append({**params, "seed": seed})
         else:
             grid.append(params)
-    if seeds is not None and not any(p.get("tie") == "random" for p in grid):
+    if seeds is not None and not any(_seeded(method, p) for p in grid):
         where.fail("params.seed", "applies only to the tie-break 'random'; add tie = \"random\"")
     unique = {json.dumps(params, sort_keys=True): params for params in grid}
     return tuple(unique.values())
