@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import re
 from typing import Mapping, Sequence
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from knight.report.text import power_of_ten  # noqa: E402
 
 _STYLE = {
     "svg.hashsalt": "knight",  # stable element ids, so the same data gives the same SVG
@@ -82,6 +86,9 @@ def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *
                 axes.axhline(exact[name], color=style["color"], linestyle=":", linewidth=1,
                              label=f"{name}: exact count")
         axes.set(xscale="log", yscale="log", xlabel="probes", ylabel="estimated nodes of the tree")
+        for axis in (axes.xaxis, axes.yaxis):  # powers of ten as 10²⁵ in the body font (mathtext prints small)
+            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: power_of_ten(math.log10(value))))
+            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         axes.legend(fontsize=8, frameon=False)
         return _to_svg(figure)
 

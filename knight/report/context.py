@@ -27,7 +27,7 @@ from knight.report.diagrams import heat_map_svg, tour_svg
 from knight.report.questions import Question, documents, questions
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, MissingData, Record, Results, Summary
-from knight.report.text import board_text, power_of_ten
+from knight.report.text import board_text, power_of_ten, scientific
 
 #: The four start squares of each homework board, as the document asks them (questions.toml).
 HOMEWORK_SIZES = (5, 6, 8)
@@ -191,8 +191,6 @@ def deitel_64_tours(data: StoreData) -> dict[str, Any]:
         "rules": [{"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules],
         "static_heat": heat_map_svg(board, _grid(board, static, lambda r: r.length),
                                     title="static table: squares reached from each start", low=1, high=64),
-        "updated_heat": heat_map_svg(board, _grid(board, updated, lambda r: r.length),
-                                     title="updated table: squares reached from each start", low=1, high=64),
         "glance": f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
                   f"({s6.full} of {s6.starts} on 6 × 6).",
     }
@@ -241,7 +239,8 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
                          for r in failures],
             "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
             "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
-                                 title=f"{board_text(size)}: squares reached from each start", low=1, high=board.size),
+                                 title=f"{board_text(size)}: squares reached from each start", low=1, high=board.size)
+            if len(chosen) == len(first) else None,
             "glance": f"{'Yes' if always else 'No'}: {summary.full} of {summary.runs}; {kinds}; "
                       f"{summary.distinct_directed} different ({summary.distinct_symmetric} up to symmetry)"
                       + (f"; from all {everywhere.runs} starts {everywhere.full}" if len(chosen) < len(first) else "")
@@ -272,8 +271,6 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
             "starts": len(five), "found": sum(r.full for r in five.values()), "proven_none": len(proven_none),
             "out_of_budget": sum(r.budget_exhausted for r in five.values()),
             "nodes_total": sum(r.work for r in five.values()),
-            "heat": heat_map_svg(board5, _grid(board5, five, lambda r: float(r.full)),
-                                 title="5 × 5: 1 where a tour starts", label_format="{:.0f}", low=0, high=1),
         },
         "glance": "First tour from (0, 0) after " + ", ".join(
             f"{t['nodes']:,} nodes on {t['board']}" for t in plain) + " (plain order); "
@@ -363,30 +360,40 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
     for c in (c for c in data.censuses if c.removed and c.total is not None):
         board = Board(c.n, c.m)
         first, second = colour_counts(board, c.removed)
-        mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": list(c.removed),
+        mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": [tuple(square) for square in c.removed],
                           "colours": (first, second), "total": c.total, "nodes": c.nodes, "odd": c.n % 2 == 1,
                           "theory": open_tour_verdict(board, removed=c.removed)})
-    found_odd = [r for r in data.results.select("backtrack") if r.params.get("removed") and r.n % 2 == 1]
+    searches = _searches_by_board([r for r in data.results.select("backtrack")
+                                   if r.params.get("removed") and r.n % 2 == 1])
     if not mutilated:
         raise MissingData("no census without opposite corners")
     even = [b for b in mutilated if not b["odd"]]
     odd = [b for b in mutilated if b["odd"]]
     even_agree = all(b["total"] == 0 for b in even)
-    odd_tours = [b for b in odd if b["total"] > 0] + [{"board": board_text(r.n, r.m), "total": None}
-                                                       for r in found_odd if r.full]
-    odd_text = ("odd n: possible — " + ", ".join(
-        f"{b['board']}: {b['total']:,} tours" if b["total"] else f"{b['board']}: a tour found" for b in odd_tours)
-        if odd_tours else ("odd n: none found on " + ", ".join(b["board"] for b in odd) if odd
-                           else "odd n: not searched"))
+    odd_found = [f"{b['board']}: {b['total']:,} tours" for b in odd if b["total"] > 0] + [
+        f"{s['board']}: a tour from {s['found']} of {s['starts']} starts searched" for s in searches if s["found"]]
+    odd_text = ("odd n: possible — " + "; ".join(odd_found) if odd_found
+                else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
+                if odd or searches else "odd n: not searched")
     return {
-        "boards": mutilated, "odd_found": [{"board": board_text(r.n, r.m), "start": r.start, "full": r.full,
-                                             "nodes": r.work, "removed": r.params.get("removed")} for r in found_odd],
+        "boards": mutilated, "odd_found": searches,
         "eight": open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
-        "even_agree": even_agree, "odd_possible": bool(odd_tours),
+        "even_agree": even_agree, "odd_possible": bool(odd_found),
         "glance": f"Even n: impossible — our runs {'agree' if even_agree else 'disagree'} "
                   f"({', '.join(b['board'] for b in even)}: "
                   f"{'no tour' if even_agree else 'tours found'}); {odd_text}.",
     }
+
+
+def _searches_by_board(records: list[Record]) -> list[dict[str, Any]]:
+    """First-tour searches on boards with squares removed, one row per board: starts tried, tours found."""
+    boards: dict[tuple[int, int], list[Record]] = {}
+    for record in records:
+        boards.setdefault((record.n, record.m), []).append(record)
+    return [{"board": board_text(n, m), "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
+             "starts": len(runs),
+             "found": sum(r.full for r in runs), "nodes": sum(r.work for r in runs)}
+            for (n, m), runs in sorted(boards.items())]
 
 
 def eiffel_parberry(data: StoreData) -> dict[str, Any]:
@@ -429,8 +436,10 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "chart": estimates_svg({board_text(e.n, e.m): ([c.probes for c in e.checkpoints],
                                                         [c.node_mean for c in e.checkpoints]) for e in shown},
                                exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes}),
+        "implied_rate": eight.node_mean / (10 ** WOZNIAK_YEARS_LOG10 * SECONDS_PER_YEAR),
         "glance": f"About {power_of_ten(math.log10(eight.node_mean))} nodes from the corner (Knuth's estimator, "
-                  f"{eight.probes:,} probes); at {rate:.2g} nodes/s that is {power_of_ten(years_log)} years: our runs "
+                  f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is "
+                  f"{power_of_ten(years_log)} years: our runs "
                   f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
     }
 

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import jinja2
 
-from knight.report.text import power_of_ten
+from knight.report.text import power_of_ten, scientific
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
 EDITIONS = ("key", "handout")
@@ -39,6 +39,7 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     )
     environment.filters["thousands"] = lambda value: f"{value:,}"
     environment.filters["power_of_ten"] = power_of_ten
+    environment.filters["scientific"] = scientific
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template(TEMPLATE_FILES[edition])
     return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
