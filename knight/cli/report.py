@@ -34,7 +34,7 @@ def report(
     from knight.report.handout import handout_context
     from knight.report.data import load_census, load_estimates, load_results
     from knight.report.records import MissingData
-    from knight.report.render import EDITIONS, PAPERS, render_html, write_pdfs, write_text
+    from knight.report.render import EDITIONS, PAPERS, RenderError, alongside, render_html, write_pdf, write_text
     from knight.runner.jobs import JobError, load_job
     from knight.store import store_path
 
@@ -48,26 +48,28 @@ def report(
     except JobError as error:
         fail(str(error))
     meta = _meta(jobs)
-    contexts = {}
-    for name in edition:
-        if name == "handout":
-            contexts[name] = handout_context()
-            continue
-        path = store_path(store)
-        try:
-            data = StoreData(load_results(path), load_census(path), load_estimates(path))
-        except MissingData as error:
-            fail(str(error))
-        contexts[name] = build_context(data.only(shown))
-    pdfs = {}
-    for name, context in contexts.items():
+
+    def write(name: str, context: dict[str, Any]) -> None:
         html = render_html({**context, "meta": meta}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]
         write_text(html, target.with_suffix(".html"))
-        pdfs[target.with_suffix(".pdf")] = html
-    if pdf:
-        write_pdfs(pdfs)
-    for name in contexts:
+        if pdf:
+            write_pdf(html, target.with_suffix(".pdf"))
+
+    # The handout needs no store: it is written while the key is computed.
+    handout = [lambda: write("handout", handout_context())] if "handout" in edition else []
+    try:
+        with alongside(handout):
+            if "key" in edition:
+                path = store_path(store)
+                try:
+                    data = StoreData(load_results(path), load_census(path), load_estimates(path))
+                except MissingData as error:
+                    fail(str(error))
+                write("key", build_context(data.only(shown)))
+    except RenderError as error:
+        fail(str(error))
+    for name in dict.fromkeys(edition):
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
 
 

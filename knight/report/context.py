@@ -24,7 +24,7 @@ from knight.engine.parberry import structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
 from knight.report.diagrams import heat_map_svg, tour_svg
-from knight.report.questions import Question, documents, questions
+from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, MissingData, Record, Results, Summary
 from knight.report.text import board_text, power_of_ten, scientific
@@ -70,29 +70,19 @@ def build_context(data: StoreData) -> dict[str, Any]:
             answers[question.id] = ANSWERS[question.id](data)
         except MissingData as missing:
             answers[question.id] = {"missing": _missing_line(question), "why": str(missing)}
-    numbered = _numbering()
+    numbered = labels()
     glance = [{"question": q, "number": numbered[q.id], "answer": answers[q.id].get("glance", ""),
                "missing": answers[q.id].get("missing")} for q in questions()]
     return {
         "documents": documents(),
         "questions": questions(),
         "numbers": numbered,
+        "letters": document_letters(),
         "answers": answers,
         "glance": glance,
         "appendix": appendix_section(),
         "provenance": provenance(data),
     }
-
-
-def _numbering() -> dict[str, str]:
-    """Questions numbered by document: 1.1, 1.2, … 2.1, …"""
-    order = list(documents())
-    counts: dict[str, int] = {}
-    numbers = {}
-    for question in questions():
-        counts[question.document] = counts.get(question.document, 0) + 1
-        numbers[question.id] = f"{order.index(question.document) + 1}.{counts[question.document]}"
-    return numbers
 
 
 def _missing_line(question: Question) -> str:

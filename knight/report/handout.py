@@ -7,24 +7,22 @@ the handout is printed and handed out unchanged, and it must not give an answer 
 
 from __future__ import annotations
 
-from string import ascii_lowercase, ascii_uppercase
+from string import ascii_lowercase
 from typing import Any
 
 from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.report.diagrams import empty_board_svg
-from knight.report.questions import Question, documents, questions
+from knight.report.questions import Question, document_letters, documents, labels, questions
 
 
 def handout_context() -> dict[str, Any]:
     """What ``handout.html.j2`` shows: the move tables and, per document, its questions,
     each labelled (A1, A2, …) and with its parts (a, b, …) and empty boards."""
     sections = []
-    for letter, (key, title) in zip(ascii_uppercase, documents().items()):
-        # Questions are labelled by document letter and rank (A1, A2, …, B1, …): short labels that are
-        # never a number a student could take for an answer.
+    for key, title in documents().items():
         mine = [q for q in questions() if q.document == key]
-        sections.append({"key": key, "letter": letter, "title": title,
-                         "questions": [_question(q, f"{letter}{rank}") for rank, q in enumerate(mine, start=1)]})
+        sections.append({"key": key, "letter": document_letters()[key], "title": title,
+                         "questions": [_question(q, labels()[q.id]) for q in mine]})
     return {
         "moves": {"numbers": list(range(len(HORIZONTAL))), "horizontal": list(HORIZONTAL),
                   "vertical": list(VERTICAL)},

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Part", "Question", "documents", "questions"]
+__all__ = ["Part", "Question", "document_letters", "documents", "labels", "questions"]
 
 #: The kinds of answer space a handout part can have.
 SPACES = ("number", "yes-no", "open-closed", "line", "lines")
@@ -88,3 +88,21 @@ def questions() -> tuple[Question, ...]:
     if len(set(ids)) != len(ids):
         raise ValueError("questions.toml repeats an id")
     return tuple(found)
+
+
+@cache
+def document_letters() -> dict[str, str]:
+    """Each document's letter, A, B, … in the report's order."""
+    return {key: chr(ord("A") + rank) for rank, key in enumerate(documents())}
+
+
+@cache
+def labels() -> dict[str, str]:
+    """Each question's label, the same in the key and the handout: its document's letter and its rank,
+    A1, A2, …, B1, … (short, and never a number a student could take for an answer)."""
+    ranks: dict[str, int] = {}
+    found = {}
+    for question in questions():
+        ranks[question.document] = ranks.get(question.document, 0) + 1
+        found[question.id] = f"{document_letters()[question.document]}{ranks[question.document]}"
+    return found

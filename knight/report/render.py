@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import jinja2
 
@@ -55,17 +56,53 @@ def write_pdf(html: str, path: Path) -> None:
         document.write_pdf(temporary)
 
 
-def write_pdfs(pages: Mapping[Path, str]) -> None:
-    """Render each HTML page to the PDF at its path, several at once on separate processes where the
-    platform can fork (the two editions take about as long as the larger alone)."""
-    import weasyprint  # noqa: F401 - imported once, before forking, so that each child has it already
+class alongside:
+    """Run ``tasks`` (functions of no arguments) in forked child processes while the ``with`` block runs,
+    and wait for them at its end; where the platform cannot fork or has one core, run them first.
 
-    if len(pages) < 2 or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for path, html in pages.items():
-            write_pdf(html, path)
-        return
-    with multiprocessing.get_context("fork").Pool(min(len(pages), os.cpu_count() or 1)) as pool:
-        pool.starmap(write_pdf, [(html, path) for path, html in pages.items()])
+    Used to render the handout, which needs no store, while the answer key is computed. A task that
+    fails makes the block's end raise :class:`RenderError`; a block that fails stops the tasks.
+    """
+
+    def __init__(self, tasks: Sequence[Callable[[], None]]) -> None:
+        self.tasks = list(tasks)
+        self.children: list[multiprocessing.process.BaseProcess] = []
+
+    def __enter__(self) -> alongside:
+        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            for task in self.tasks:
+                task()
+            return self
+        import weasyprint  # noqa: F401 - imported once, before forking, so that no child imports it again
+
+        context = multiprocessing.get_context("fork")
+        self.children = [context.Process(target=_run_quietly, args=(task,)) for task in self.tasks]
+        for child in self.children:
+            child.start()
+        return self
+
+    def __exit__(self, kind: type | None, *_: object) -> None:
+        for child in self.children:
+            if kind is not None:
+                child.terminate()
+            child.join()
+        if kind is None and any(child.exitcode != 0 for child in self.children):
+            raise RenderError("rendering the handout failed (see the message above)")
+
+
+class RenderError(RuntimeError):
+    """A report edition could not be written."""
+
+
+def _run_quietly(task: Callable[[], None]) -> None:
+    """A child's task: one line on stderr and exit status 1 instead of a traceback when it fails."""
+    try:
+        task()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except Exception as error:  # noqa: BLE001 - reported in one line; the parent turns the status into an error
+        print(f"knight: error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 def write_text(text: str, path: Path) -> None:
