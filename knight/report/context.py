@@ -86,10 +86,10 @@ def build_context(data: StoreData) -> dict[str, Any]:
 
 
 def _missing_line(question: Question) -> str:
-    runs = " ".join(f"jobs/{job}.toml" for job in question.jobs)
-    return f"Not answered: the job{'s' if len(question.jobs) > 1 else ''} {', '.join(question.jobs)} " \
-           f"{'have' if len(question.jobs) > 1 else 'has'} no results in this report; run `knight run {runs}` " \
-           f"and name {'them' if len(question.jobs) > 1 else 'it'} with `--job`."
+    files = " ".join(f"jobs/{job}.toml" for job in question.jobs)
+    return (f"Not answered: this needs results of the job{'s' if len(question.jobs) > 1 else ''} "
+            f"{', '.join(question.jobs)}, which this report does not hold; run `knight run {files}` "
+            f"(and name the file{'s' if len(question.jobs) > 1 else ''} with `--job`).")
 
 
 def provenance(data: StoreData) -> list[dict[str, Any]]:
