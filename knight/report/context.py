@@ -503,9 +503,11 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         if rule is None or plain is None:
             continue
         rate = rule.rate_between(51, largest)
+        if rate is None:
+            continue
         rows.append({"name": name, "tie": tie, "rate": rate, "plain": plain, "failing": len(rule.failing),
                      "tested": len(rule.sides), "first": rule.first_failure,
-                     "verdict": "agree" if rate is not None and rate > plain else "disagree"})
+                     "verdict": "agree" if rate > plain else "disagree"})
     if not rows:
         raise MissingData("no runs of W+ or W2 past m = 50")
     return {"rows": rows, "largest": largest,
