@@ -54,22 +54,21 @@ def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float
         return _to_svg(figure)
 
 
-def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabel: str = "share",
+def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabel: str = "share at least this far",
                       title: str | None = None) -> str:
-    """The distribution of integer values of several groups (e.g. squares reached by two kinds of walk),
-    each as the share of its group at each value, drawn as a line with its own marker and style."""
+    """How far groups of walks get: for each value k, the share of a group's values that are at least k,
+    one line per group with its own marker and style (smooth to read even for a small group)."""
     with plt.rc_context(_STYLE):
         figure, axes = plt.subplots(figsize=(5.0, 2.2))
         for index, (name, values) in enumerate(series.items()):
-            counts: dict[int, int] = {}
-            for value in values:
-                counts[int(value)] = counts.get(int(value), 0) + 1
-            xs = sorted(counts)
-            axes.plot(xs, [counts[x] / len(values) for x in xs], label=name, **_series_style(index))
-        axes.set(xlabel=xlabel, ylabel=ylabel)
+            ordered = sorted(int(v) for v in values)
+            xs = list(range(ordered[0], ordered[-1] + 1))
+            shares = [sum(v >= x for v in ordered) / len(ordered) for x in xs]
+            axes.step(xs, shares, where="post", label=name, **{**_series_style(index), "markevery": 4})
+        axes.set(xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
         if title:
             axes.set_title(title)
-        axes.legend(fontsize=8, frameon=False, loc="upper left")
+        axes.legend(fontsize=8, frameon=False, loc="lower left")
         return _to_svg(figure)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
-from knight.engine.parberry import structured_moves
+from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
 from knight.report.diagrams import heat_map_svg, tour_svg
@@ -37,6 +37,11 @@ EIFFEL_SIZES = (5, 6, 8)
 WOZNIAK_YEARS_LOG10 = 25
 AGE_OF_THE_UNIVERSE_YEARS = 13.82e9
 SECONDS_PER_YEAR = 365.25 * 24 * 3600
+#: The rules the board-size chart draws (the table beside it gives every rule): more lines would not read.
+CHARTED_RULES = ("first", "lookahead-sum", "roth", "squirrel")
+#: How the key names the methods in prose.
+METHOD_NAMES = {"naive": "first legal move", "static": "static table", "random-walk": "random walk",
+                "backtrack": "backtracking", "parberry": "Parberry"}
 #: The blog's W+ and W2, as we read them (see the methods appendix).
 W_PLUS, W_TWO = "squirrel", "lookahead-sum"
 
@@ -116,7 +121,8 @@ def deitel_by_hand(data: StoreData) -> dict[str, Any]:
     seeds = len({r.params.get("seed") for r in walks})
     chart = distributions_svg({"first legal move (64 starts)": naive,
                                f"random legal move ({len(walks):,} walks)": random_lengths},
-                              xlabel="squares numbered before the knight is stuck (of 64)", ylabel="share of walks")
+                              xlabel="squares numbered before the knight is stuck (of 64)",
+                              ylabel="share of walks this far")
     quartiles = np.percentile(random_lengths, [25, 50, 75])
     full = sum(r.full for r in walks)
     return {
@@ -253,8 +259,12 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
     proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
     plain = [t for t in first_tours if t["order"] == "plain"]
     drawn = plain[0] if plain else first_tours[0]
+    given_up = sorted({(r.n, r.work) for r in results.select("backtrack", order="plain", closed=False)
+                       if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.budget_exhausted
+                       and "removed" not in r.params})
     return {
         "first_tours": [{k: v for k, v in t.items() if k != "record"} for t in first_tours],
+        "given_up": [{"board": board_text(n), "nodes": nodes} for n, nodes in given_up],
         "svg": tour_svg(drawn["record"].tour(), title=f"first tour found on {drawn['board']}"),
         "drawn": {k: v for k, v in drawn.items() if k != "record"},
         "five": {
@@ -263,7 +273,8 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
             "nodes_total": sum(r.work for r in five.values()),
         },
         "glance": "First tour from (0, 0) after " + ", ".join(
-            f"{t['nodes']:,} nodes on {t['board']}" for t in plain) + " (plain order); "
+            [f"{t['nodes']:,} nodes on {t['board']}" for t in plain]
+            + [f"none within {nodes:,} on {board_text(n)}" for n, nodes in given_up]) + " (plain order); "
             f"{sum(r.full for r in five.values())} of 25 squares of 5 × 5 start a tour, {len(proven_none)} proved none.",
     }
 
@@ -278,7 +289,8 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
         by_method: dict[str, set[str]] = {}
         for r in full:
-            name = r.method if r.method != "warnsdorff" else f"warnsdorff {r.params['tie']}"
+            name = METHOD_NAMES.get(r.method, r.method) if r.method != "warnsdorff" \
+                else f"Warnsdorff ({r.params['tie']} ties)"
             by_method.setdefault(name, set()).add(r.key_directed)
         grid = np.full((c.n, c.m), np.nan)
         for start, count in c.counts.items():
@@ -294,7 +306,8 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
             "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
             "glance": "; ".join(f"{b['board']}: {b['total']:,} directed open tours"
                                 + (f" ({b['corner']:,} from each corner)" if b["corner"] else "") for b in boards)
-                      + "; the heuristics found " + ", ".join(f"{b['found']:,}" for b in boards) + "."}
+                      + "; the heuristics' runs found " + " and ".join(f"{b['found']:,} of those on {b['board']}"
+                                                                         for b in boards) + "."}
 
 
 def eiffel_closed(data: StoreData) -> dict[str, Any]:
@@ -320,8 +333,10 @@ def eiffel_closed(data: StoreData) -> dict[str, Any]:
 
 def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
-    for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1}):
-        minority = [r for r in data.results.select(n=n, m=m) if (r.start[0] + r.start[1]) % 2 == 1]
+    for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}):
+        # whole boards only: without two corners, the colour with more squares changes
+        minority = [r for r in data.results.select(n=n, m=m)
+                    if (r.start[0] + r.start[1]) % 2 == 1 and not r.params.get("removed")]
         if not minority:
             continue
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
@@ -395,17 +410,21 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
         tour = record.tour()
         moves = {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
         corner = structured_moves(record.n, record.m)
-        boards.append({"board": board_text(record.n, record.m), "closed": record.closed,
+        base = (record.n, record.m) in BASE_SIZES or (record.m, record.n) in BASE_SIZES
+        boards.append({"board": board_text(record.n, record.m), "closed": record.closed, "base": base,
+                       "quarter": None if base else board_text(record.n // 2, record.m // 2),
                        "corner_moves": sum(frozenset(pair) in moves for pair in corner), "of": len(corner)})
     eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
     shown = next(b for b in boards if b["board"] == board_text(eight.n, eight.m))
-    return {"boards": boards, "board": board_text(eight.n, eight.m),
-            "svg": tour_svg(eight.tour(), title=f"Parberry's closed tour of {board_text(eight.n, eight.m)}",
-                            highlight=structured_moves(eight.n, eight.m)),
-            "glance": f"Every corner of a quarter uses the same two moves, so four closed quarter tours join by "
-                      f"swapping one corner move in each: the {shown['board']} tour is "
-                      f"{'closed' if shown['closed'] else 'NOT closed'}, {shown['corner_moves']} of {shown['of']} "
-                      f"corner moves present."}
+    joined = next((b for b in boards if not b["base"]), None)
+    return {"boards": boards, "board": board_text(eight.n, eight.m), "joined": joined, "shown": shown,
+            "svg": tour_svg(eight.tour(), title=f"a closed tour of {board_text(eight.n, eight.m)} with the join "
+                            "property", highlight=structured_moves(eight.n, eight.m)),
+            "glance": f"Every corner uses the same two moves, so four such closed tours of the quarters of a "
+                      f"board join into one by swapping one corner move in each"
+                      + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
+                      + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, "
+                      f"{shown['corner_moves']} of {shown['of']} corner moves present."}
 
 
 # --- The Warnsdorff blog ----------------------------------------------------------------------------
@@ -426,8 +445,8 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "chart": estimates_svg({board_text(e.n, e.m): ([c.probes for c in e.checkpoints],
                                                         [c.node_mean for c in e.checkpoints]) for e in shown},
                                exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes}),
-        "implied_rate": eight.node_mean / (10 ** WOZNIAK_YEARS_LOG10 * SECONDS_PER_YEAR),
-        "glance": f"About {power_of_ten(math.log10(eight.node_mean))} nodes from the corner (Knuth's estimator, "
+        "years_per_node": 10 ** WOZNIAK_YEARS_LOG10 / eight.node_mean,
+        "glance": f"About {scientific(eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
                   f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is "
                   f"{power_of_ten(years_log)} years: our runs "
                   f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
@@ -469,7 +488,7 @@ def blog_past_50(data: StoreData) -> dict[str, Any]:
     first = reach["first"]
     largest = max(r.sides[-1] for r in reach.values())
     width = 5 if largest <= 150 else 25
-    chart = success_by_size_svg({tie: rule.binned(width) for tie, rule in reach.items()},
+    chart = success_by_size_svg({tie: reach[tie].binned(width) for tie in CHARTED_RULES if tie in reach},
                                 title=f"Full tours from the corner, in ranges of {width} sides")
     ranges = side_ranges(largest)
     rules = [{"tie": tie, "tested": len(rule.sides), "smallest": rule.sides[0], "largest": rule.sides[-1],
@@ -525,10 +544,12 @@ def blog_ties(data: StoreData) -> dict[str, Any]:
     everywhere = [c for c in comparison if c["summary"].starts == 64]
     if not everywhere:
         raise MissingData("no tie-break run from every start of 8 x 8")
-    best = max(everywhere, key=lambda c: (c["rate"], -list(TIE_BREAKS).index(c["tie"])))
-    return {"comparison": comparison, "best": best,
-            "glance": f"From all 64 starts: {best['tie']} ({best['rate']:.0%} full)" + "".join(
-                f", {c['tie']} {c['rate']:.0%}" for c in everywhere if c is not best) + "."}
+    top = max(c["rate"] for c in everywhere)
+    best = [c for c in everywhere if c["rate"] == top]
+    others = sorted((c for c in everywhere if c["rate"] < top), key=lambda c: -c["rate"])
+    return {"comparison": comparison, "best": best, "best_rate": top,
+            "glance": f"From all 64 starts: {' and '.join(c['tie'] for c in best)} ({top:.0%} full); "
+                      + ", ".join(f"{c['tie']} {c['rate']:.0%}" for c in others) + "."}
 
 
 def _rectangles(results: Results) -> str:

@@ -126,9 +126,10 @@ def _no_success_after(limit: int) -> Callable[[Reach], tuple[bool, str]]:
 def _fails_only_on(sides: set[int]) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         failing = set(reach.failing)
-        shown = ", ".join(map(str, sorted(failing))) or "none"
         expected = {m for m in sides if m in reach.outcomes}
-        return failing == expected, f"fails at m = {shown}"
+        if not failing:
+            return failing == expected, f"no failure up to m = {reach.sides[-1]}"
+        return failing == expected, f"fails at m = {', '.join(map(str, sorted(failing)))}"
     return check
 
 

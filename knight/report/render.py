@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import sys
@@ -41,19 +42,36 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     environment.filters["thousands"] = lambda value: f"{value:,}"
     environment.filters["power_of_ten"] = power_of_ten
     environment.filters["scientific"] = scientific
+    environment.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalised, the rest kept
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template(TEMPLATE_FILES[edition])
-    return page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
-                       player_js=(templates / "player.js").read_text())
+    return _no_break_in_boards(page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
+                       player_js=(templates / "player.js").read_text()))
 
 
-def write_pdf(html: str, path: Path) -> None:
-    """Render ``html`` to a PDF at ``path`` (atomically), with fonts embedded and an outline from the headings."""
+def _no_break_in_boards(html: str) -> str:
+    """Board sizes such as "5 × 5" with no-break spaces, so that a line never ends inside one."""
+    return html.replace(" × ", "\u00a0×\u00a0")
+
+
+def write_pdf(html: str, path: Path) -> bool:
+    """Render ``html`` to a PDF at ``path`` (atomically), with fonts embedded and an outline from the headings.
+
+    A PDF already made from the same HTML is kept (the HTML's SHA-256 is kept beside it, in
+    ``.<name>.source``, written after the PDF), so a report whose results have not changed is not
+    laid out again. Returns True when the PDF was written, False when it was kept.
+    """
+    source = hashlib.sha256(html.encode("utf-8")).hexdigest()
+    stamp = path.with_name(f".{path.name}.source")
+    if path.exists() and stamp.exists() and stamp.read_text(encoding="utf-8").strip() == source:
+        return False
     import weasyprint  # lazily: it takes a moment to import
 
     document = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render()
     with _atomic(path) as temporary:
         document.write_pdf(temporary)
+    write_text(source, stamp)
+    return True
 
 
 class alongside:
@@ -73,8 +91,6 @@ class alongside:
             for task in self.tasks:
                 task()
             return self
-        import weasyprint  # noqa: F401 - imported once, before forking, so that no child imports it again
-
         context = multiprocessing.get_context("fork")
         self.children = [context.Process(target=_run_quietly, args=(task,)) for task in self.tasks]
         for child in self.children:

@@ -8,12 +8,12 @@ __all__ = ["board_text", "power_of_ten", "scientific"]
 
 
 def board_text(n: int, m: int | None = None) -> str:
-    """A board as people read it.
+    """A board as people read it, with no-break spaces so that it never breaks across lines.
 
     >>> board_text(6), board_text(5, 8)
-    ('6 × 6', '5 × 8')
+    ('6\xa0×\xa06', '5\xa0×\xa08')
     """
-    return f"{n} × {n if m is None else m}"
+    return f"{n}\u00a0×\u00a0{n if m is None else m}"
 
 
 def power_of_ten(exponent: float) -> str:
@@ -28,11 +28,12 @@ def power_of_ten(exponent: float) -> str:
 def scientific(value: float, digits: int = 2) -> str:
     """A large or small number as people write it: ``1.8 × 10⁷``; plain below ten thousand.
 
-    >>> scientific(18_345_000), scientific(2500), scientific(3.2e-5)
-    ('1.8 × 10⁷', '2,500', '3.2 × 10⁻⁵')
+    >>> scientific(18_345_000), scientific(2563.1), scientific(3.2e-5), scientific(0.25)
+    ('1.8 × 10⁷', '2,600', '3.2 × 10⁻⁵', '0.25')
     """
     if 1e-3 <= abs(value) < 1e4:
-        return f"{value:,.{digits}g}" if value != int(value) else f"{int(value):,}"
+        rounded = float(f"{value:.{digits}g}")
+        return f"{int(rounded):,}" if rounded == int(rounded) else f"{rounded:g}"
     exponent = math.floor(math.log10(abs(value)))
     mantissa = value / 10 ** exponent
     return f"{mantissa:.{digits}g} × {power_of_ten(exponent)}"
