@@ -272,3 +272,17 @@ def _fonts(page):
             descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
         if descriptor is not None:
             yield {k for k in descriptor.get_object().keys() if k.startswith("/FontFile")}
+
+
+def test_a_pdf_made_from_the_same_html_is_kept(tmp_path):
+    from knight.report.render import write_pdf
+
+    target = tmp_path / "page.pdf"
+    assert write_pdf("<p>one</p>", target) is True
+    first = target.stat().st_mtime_ns
+    assert write_pdf("<p>one</p>", target) is False and target.stat().st_mtime_ns == first
+    assert write_pdf("<p>two</p>", target) is True
+    assert pdf_text(target).strip() == "two"
+    target.write_bytes(b"%PDF damaged")
+    (tmp_path / ".page.pdf.source").unlink()  # without the stamp of its HTML, a PDF is made again
+    assert write_pdf("<p>two</p>", target) is True and pdf_text(target).strip() == "two"
