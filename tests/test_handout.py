@@ -112,10 +112,124 @@ def test_one_board_per_start_with_the_start_marked(a4):
     assert with_starts, "questions.toml names the four starts of Homework #8"
     for question in with_starts:
         assert len(question.starts) == len(question.boards)
-        article = re.search(rf'<article [^>]*id="{question.anchor}".*?</article>', markup, flags=re.S).group(0)
-        captions = re.findall(r"<figcaption>(.*?)</figcaption>", article)
+        block = article(markup, question)
+        captions = [caption.replace("\u00a0", " ") for caption in re.findall(r"<figcaption>(.*?)</figcaption>", block)]
         assert captions == [f"from ({r}, {c})" for r, c in question.starts]
-        assert article.count('class="start"') == len(question.starts)
+        assert block.count('class="start"') == len(question.starts)
+
+
+def article(markup: str, question) -> str:
+    """The HTML of one question of the handout."""
+    return re.search(rf'<article [^>]*id="{question.anchor}".*?</article>', markup, flags=re.S).group(0)
+
+
+def part_blocks(block: str) -> list[str]:
+    """The HTML of each part of a question, in order."""
+    return re.split(r'(?=<div class="part )', block.split('<div class="parts">', 1)[1])[1:]
+
+
+def test_extension_tag_beside_the_marked_questions_and_parts(a4):
+    markup = page_html(a4)
+    marked = [q for q in questions() if q.extension or any(part.extension for part in q.parts)]
+    assert marked, "questions.toml marks no extension"
+    tag = '<span class="extension">Extension</span>'
+    for question in questions():
+        block = article(markup, question)
+        label = re.search(r'<p class="quote">.*?</p>', block, flags=re.S).group(0)
+        assert (tag in label) == question.extension, question.id
+        asks = [re.search(r'<p class="ask">.*?</p>', part, flags=re.S).group(0) for part in part_blocks(block)]
+        assert [tag in ask for ask in asks] == [part.extension for part in question.parts], question.id
+    # the sheet says what the tag means, and the PDF prints every tag
+    marks = sum(q.extension for q in questions()) + sum(p.extension for q in questions() for p in q.parts)
+    assert markup.count(tag) == marks + 1
+    assert " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf")).upper().count("EXTENSION") == marks + 1
+
+
+def test_questions_that_need_more_than_the_course_say_so(a4):
+    """The teacher's review: the searches and the papers the students do not have are extensions, and the
+    terms the blog's questions use are defined where they are asked."""
+    by_id = {q.id: q for q in questions()}
+    assert by_id["eiffel-closed"].parts[1].extension  # the closed tours of 6 x 6: a full search
+    assert by_id["eiffel-all"].parts[1].extension  # every tour of 6 x 6: a full search
+    assert by_id["blog-w-plus"].extension  # W+ needs Squirrel & Cull's paper
+    assert any(part.extension for part in by_id["blog-wozniak"].parts)  # Knuth's estimator is a program
+    for needed, question in [("Knuth's estimator", "blog-wozniak"), ("W+", "blog-w-plus"), ("W2", "blog-w-plus"),
+                             ("join property", "eiffel-parberry"), ("lookahead-min", "blog-ties"),
+                             ("Roth", "blog-ties")]:
+        assert needed in by_id[question].handout_note, (question, needed)
+    for question in questions():
+        if question.handout_note:
+            block = article(page_html(a4), question)
+            note = re.search(r'<p class="note">(.*?)</p>', block, flags=re.S).group(1)
+            assert "<em>" in note  # *words* emphasised
+            assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", note))) \
+                == re.sub(r"\s+", " ", question.handout_note.replace("*", ""))
+    # "different tours" and "tie-break" are defined before the first question
+    markup = page_html(a4)
+    conventions = html_text(re.search(r'<section class="conventions">.*?</section>', markup, flags=re.S).group(0))
+    for term in ("as sequences", "up to reversal", "up to symmetry", "tie-break"):
+        assert term in conventions, term
+    assert "as sequences" in html_text(part_blocks(article(markup, by_id["eiffel-all"]))[2])  # C2c: how to count
+
+
+def test_a_single_part_has_no_letter(a4):
+    markup = page_html(a4)
+    printed = " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf"))
+    single = [q for q in questions() if len(q.parts) == 1]
+    assert single, "no question with a single part: the test would check nothing"
+    for question in questions():
+        letters = re.findall(r'<span class="letter">([a-z])\)</span>', article(markup, question))
+        if len(question.parts) == 1:
+            assert letters == [], question.id
+            assert not re.search(r"\ba\) " + re.escape(question.parts[0].ask[:30]), printed), question.id
+        else:
+            assert letters == list("abcdefgh"[:len(question.parts)]), question.id
+
+
+def test_a_number_box_per_number_asked(a4):
+    markup = page_html(a4)
+    for question in questions():
+        for part, block in zip(question.parts, part_blocks(article(markup, question)), strict=True):
+            boxes = block.count('class="number-box"')
+            captions = [html_text(c) for c in re.findall(r'<span class="box-caption">(.*?)</span>', block)]
+            if part.space == "number":
+                assert boxes == max(1, len(part.boxes)), (question.id, part.ask)
+                assert captions == list(part.boxes), (question.id, captions)
+            else:
+                assert boxes == 0 and not captions, (question.id, part.ask)
+    by_id = {q.id: q for q in questions()}
+    assert by_id["eiffel-first"].parts[0].boxes == ("5 × 5", "6 × 6", "8 × 8")  # three counts, three boxes
+    for id_ in ("homework-5x5", "homework-6x6", "homework-8x8"):  # "how many different tours": all three counts
+        assert by_id[id_].parts[-1].boxes == ("as sequences", "up to reversal", "up to symmetry"), id_
+    printed = " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf"))
+    for caption in ("as sequences", "up to reversal", "up to symmetry", "8 × 8", "lookahead-sum"):
+        assert caption in printed, caption
+
+
+def test_room_for_explanations(a4):
+    """A part that asks why, or to explain, gets at least three ruled lines, and a "line" part at least one."""
+    markup = page_html(a4)
+    for question in questions():
+        for part, block in zip(question.parts, part_blocks(article(markup, question)), strict=True):
+            rules = block.count('class="rule"')
+            if re.search(r"\b(why|explain)\b", part.ask, flags=re.I) or part.space == "lines":
+                assert rules >= 3, (question.id, part.ask, rules)
+            if part.space == "line":
+                assert rules >= 1, (question.id, part.ask)
+
+
+def test_board_sizes_never_break_across_lines(a4, letter):
+    markup = page_html(a4)
+    text = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<(style|title)\b.*?</\1>", " ", markup, flags=re.S)))
+    assert "\u00a0×\u00a0" in text
+    assert not re.search(r"\s×|×\s", text.replace("\u00a0×\u00a0", "")), "a × without no-break spaces"
+    for out in (a4, letter):
+        with pymupdf.open(out / f"{HANDOUT}.pdf") as document:
+            for page in document:
+                for block in page.get_text("dict")["blocks"]:
+                    for line in block.get("lines", ()):
+                        printed = "".join(span["text"] for span in line["spans"]).strip()
+                        assert not printed.endswith("×") and not printed.startswith("×"), printed
 
 
 def test_no_appendix_no_hashes_no_commit(a4):

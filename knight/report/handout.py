@@ -7,12 +7,20 @@ the handout is printed and handed out unchanged, and it must not give an answer 
 
 from __future__ import annotations
 
+import re
 from string import ascii_lowercase
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.report.diagrams import empty_board_svg
-from knight.report.questions import Question, document_letters, documents, labels, questions
+from knight.report.questions import Part, Question, document_letters, documents, labels, questions
+
+#: No-break space: board sizes ("5 × 5") and squares ("(0, 0)") never break across lines.
+NBSP = "\u00a0"
+#: The ruled lines a "line" and a "lines" part get unless questions.toml says how many.
+DEFAULT_LINES = {"line": 1, "lines": 3}
 
 
 def handout_context() -> dict[str, Any]:
@@ -21,13 +29,26 @@ def handout_context() -> dict[str, Any]:
     sections = []
     for key, title in documents().items():
         mine = [q for q in questions() if q.document == key]
-        sections.append({"key": key, "letter": document_letters()[key], "title": title,
+        sections.append({"key": key, "letter": document_letters()[key], "title": unbreakable(title),
                          "questions": [_question(q, labels()[q.id]) for q in mine]})
     return {
         "moves": {"numbers": list(range(len(HORIZONTAL))), "horizontal": list(HORIZONTAL),
                   "vertical": list(VERTICAL)},
         "documents": sections,
     }
+
+
+def unbreakable(text: str) -> str:
+    """``text`` with no-break spaces where a line break would split a board size or a square:
+    "5 × 5" and "n × m" around the ×, "(0, 0)" after its comma, "m = 50" around the =."""
+    text = text.replace(" × ", f"{NBSP}×{NBSP}")
+    text = re.sub(r"\((\d+), (\d+)\)", rf"(\1,{NBSP}\2)", text)
+    return re.sub(r"\b(\w) = (\d)", rf"\1{NBSP}={NBSP}\2", text)
+
+
+def note_markup(text: str) -> Markup:
+    """A handout note as HTML: escaped, ``*words*`` emphasised, sizes and squares unbreakable."""
+    return Markup(re.sub(r"\*([^*]+)\*", r"<em>\1</em>", str(escape(unbreakable(text)))))
 
 
 def _question(question: Question, label: str) -> dict[str, Any]:
@@ -38,17 +59,27 @@ def _question(question: Question, label: str) -> dict[str, Any]:
             caption = f"from ({start[0]}, {start[1]})"
         else:
             caption = question.board_captions[k] if k < len(question.board_captions) else ""
-        boards.append({"svg": empty_board_svg(Board(n, m), start=start), "caption": caption,
+        boards.append({"svg": empty_board_svg(Board(n, m), start=start), "caption": unbreakable(caption),
                        "size": f"{max(n, m)}"})
     # Where the boards go: one board sits beside the parts; several (one per start) form a grid below them.
     layout = "plain" if not boards else "beside" if len(boards) == 1 else "grid"
+    lettered = len(question.parts) > 1  # a single part has no letter: no lone "a)"
     return {
         "id": question.id,
         "anchor": question.anchor,
         "label": label,
-        "quote": question.worksheet_quote,
-        "parts": [{"letter": ascii_lowercase[k], "ask": part.ask, "space": part.space, "label": part.label}
-                  for k, part in enumerate(question.parts)],
+        "extension": question.extension,
+        "quote": unbreakable(question.worksheet_quote),
+        "note": note_markup(question.handout_note) if question.handout_note else "",
+        "parts": [_part(part, ascii_lowercase[k] if lettered else "") for k, part in enumerate(question.parts)],
         "boards": boards,
         "layout": layout,
     }
+
+
+def _part(part: Part, letter: str) -> dict[str, Any]:
+    """A part as the template shows it: its letter ("" for a question's only part), the question, and
+    its answer room: a number box per caption in ``boxes`` (one box without them), tick boxes, ruled lines."""
+    return {"letter": letter, "ask": unbreakable(part.ask), "space": part.space, "label": unbreakable(part.label),
+            "boxes": [unbreakable(caption) for caption in part.boxes], "extension": part.extension,
+            "rules": part.lines or DEFAULT_LINES.get(part.space, 0)}

@@ -24,6 +24,14 @@ class Part:
     ask: str
     space: str
     label: str = ""
+    #: Several number boxes, one per number asked, each with this caption (a "number" part only);
+    #: without it, a "number" part has one box.
+    boxes: tuple[str, ...] = ()
+    #: Ruled lines for the answer: for "line" and "lines" their number (default 1 and 3), for the
+    #: other spaces lines for an explanation below the boxes (default none).
+    lines: int = 0
+    #: An extension: needs a computer search that runs long, or more than the course gives.
+    extension: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,11 @@ class Question:
     board_captions: tuple[str, ...] = ()
     starts: tuple[tuple[int, int], ...] = ()
     handout_quote: str = ""
+    #: What a student needs to answer that the documents do not give (a definition, a method), in a
+    #: few sentences printed under the quote in the handout; ``*words*`` are emphasised.
+    handout_note: str = ""
+    #: The whole question is an extension (the handout tags it beside its label).
+    extension: bool = False
 
     @property
     def anchor(self) -> str:
@@ -70,10 +83,14 @@ def questions() -> tuple[Question, ...]:
     """Every question, in the documents' order; raises ValueError if the file is malformed."""
     found = []
     for entry in _data()["question"]:
-        parts = tuple(Part(**part) for part in entry["parts"])
+        parts = tuple(Part(**{**part, "boxes": tuple(part.get("boxes", ()))}) for part in entry["parts"])
         for part in parts:
             if part.space not in SPACES:
                 raise ValueError(f"question {entry['id']}: unknown answer space {part.space!r}; use one of {SPACES}")
+            if part.boxes and part.space != "number":
+                raise ValueError(f"question {entry['id']}: boxes are for a \"number\" part, not {part.space!r}")
+            if part.lines < 0:
+                raise ValueError(f"question {entry['id']}: a negative number of lines")
         if entry["document"] not in documents():
             raise ValueError(f"question {entry['id']}: unknown document {entry['document']!r}")
         found.append(Question(
@@ -83,6 +100,8 @@ def questions() -> tuple[Question, ...]:
             board_captions=tuple(entry.get("board_captions", ())),
             starts=tuple(tuple(start) for start in entry.get("starts", ())),
             handout_quote=entry.get("handout_quote", ""),
+            handout_note=entry.get("handout_note", ""),
+            extension=bool(entry.get("extension", False)),
         ))
     ids = [question.id for question in found]
     if len(set(ids)) != len(ids):
