@@ -39,6 +39,8 @@ AGE_OF_THE_UNIVERSE_YEARS = 13.82e9
 SECONDS_PER_YEAR = 365.25 * 24 * 3600
 #: The rules the board-size chart draws (the table beside it gives every rule): more lines would not read.
 CHARTED_RULES = ("first", "lookahead-sum", "roth", "squirrel")
+#: Homework #8's program, as the key names it among the heuristics' runs.
+HOMEWORK_RULE = "Warnsdorff (first ties)"
 #: How the key names the methods in prose.
 METHOD_NAMES = {"naive": "first legal move", "static": "static table", "random-walk": "random walk",
                 "backtrack": "backtracking", "parberry": "Parberry"}
@@ -299,6 +301,7 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
             "board": board_text(c.n, c.m), "total": c.total, "undirected": c.undirected, "nodes": c.nodes,
             "corner": c.counts.get((0, 0)), "found": len({r.key_directed for r in full}),
             "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
+            "homework_rule": len(by_method.get(HOMEWORK_RULE, ())),
             "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start",
                                  label_format="{:,.0f}") if c.n * c.m <= 36 else "",
         })
@@ -306,8 +309,9 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
             "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
             "glance": "; ".join(f"{b['board']}: {b['total']:,} directed open tours"
                                 + (f" ({b['corner']:,} from each corner)" if b["corner"] else "") for b in boards)
-                      + "; the heuristics' runs found " + " and ".join(f"{b['found']:,} of those on {b['board']}"
-                                                                         for b in boards) + "."}
+                      + "; Homework #8's rule (ties by move order) finds " + " and ".join(
+                          f"{b['homework_rule']:,} of those on {b['board']}" for b in boards)
+                      + ", all the heuristics' runs together " + " and ".join(f"{b['found']:,}" for b in boards) + "."}
 
 
 def eiffel_closed(data: StoreData) -> dict[str, Any]:
