@@ -632,7 +632,6 @@ def appendix_section() -> dict[str, Any]:
     return {
         "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference, "parameters": m.parameters}
                     for m in METHODS.values()],
-        "ties": TIE_BREAKS,
         "orderings": ORDERINGS,
         "horizontal": list(HORIZONTAL),
         "vertical": list(VERTICAL),
