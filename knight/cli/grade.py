@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -45,7 +46,7 @@ def grade(
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"cannot create {out}: {error.strerror or error}")
-    with typer.progressbar(length=len(files), label="grading", file=None) as bar:
+    with typer.progressbar(length=len(files), label="grading", file=sys.stderr) as bar:
         batch = grade_directory(source, target, board=assigned, start=tuple(start) if start else None,
                                 rubric=scores, pdf=pdf, files=files, on_done=lambda row: bar.update(1))
     full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)

@@ -118,9 +118,18 @@ class Row:
             self.student, self.file, r.submission.format, str(r.board), r.summary(), str(r.length),
             ("closed" if r.closed else "open") if r.verdict == FULL else "",
             "" if r.first_error_step is None else str(r.first_error_step),
-            {True: "yes", False: "no", None: ""}[r.rule_followed], r.reproduced_by or "",
+            _rule_cell(r), r.reproduced_by or "",
             " ".join(self.copied_from), f"{self.score:g}", self.note,
         ]
+
+
+def _rule_cell(result: Check) -> str:
+    answer = {True: "yes", False: "no", None: ""}[result.rule_followed]
+    if result.rule_followed and result.verdict == NOT_A_TOUR:
+        answer += f" (up to step {result.first_error_step})"
+    elif result.rule_followed is False:
+        answer += f" (step {result.rule_broken_at})"
+    return answer
 
 
 @dataclass
