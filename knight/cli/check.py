@@ -60,12 +60,8 @@ def describe(result) -> str:  # type: ignore[no-untyped-def]
         names = " ".join(map(result.name, result.unvisited[:32]))
         more = f" … ({len(result.unvisited)} in all)" if len(result.unvisited) > 32 else ""
         lines.append(f"Never visited: {names}{more}.")
-    if result.rule_followed is True:
-        lines.append("Rule (lowest degree at every step): followed.")
-    elif result.rule_followed is False:
-        lines.append(f"Rule (lowest degree at every step): not followed at step {result.rule_broken_at}: it went to "
-                     f"{result.name(result.rule_chosen)}, the rule allowed "
-                     f"{', '.join(map(result.name, result.rule_allowed))}.")
+    if result.rule_followed is not None:
+        lines.append(f"Rule (lowest degree at every step): {result.rule_sentence()}.")
     if result.reproduced_by:
         lines.append(f"Reproduced by: {result.reproduced_by}.")
     elif result.reproduce_note:

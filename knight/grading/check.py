@@ -69,8 +69,8 @@ class Check:
     def advice(self) -> str:
         """One sentence on what to fix."""
         if self.verdict == NOT_A_TOUR:
-            return f"Fix step {self.first_error_step} first: {self.errors[0]}; every step must be a knight move " \
-                   "to a square not yet visited."
+            return f"Fix this first: {self.errors[0]}; every step must be a knight move to a square on the " \
+                   "board not yet visited, and every number from 1 to the last written once."
         if self.verdict == PARTIAL:
             return (f"The tour stops after {self.length} squares with {len(self.unvisited)} unvisited; "
                     "if the program got stuck it should say so, otherwise let it run to the end.")
@@ -78,6 +78,17 @@ class Check:
             return (f"A full tour, but step {self.rule_broken_at} does not take a square of lowest degree "
                     f"(the rule allowed {', '.join(map(self.name, self.rule_allowed))}); check the degree count.")
         return "Nothing to fix: a full tour that follows the rule."
+
+    def rule_sentence(self) -> str:
+        """Whether the homework's rule was followed, in words."""
+        if self.rule_followed is None:
+            return "no choice to check"
+        if self.rule_followed:
+            if self.verdict == NOT_A_TOUR:
+                return f"followed up to the first error (step {self.first_error_step})"
+            return "followed at every step"
+        return (f"not followed at step {self.rule_broken_at}: it went to {self.name(self.rule_chosen)}, "
+                f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}")  # type: ignore[arg-type]
 
     def to_dict(self) -> dict:
         """JSON-ready data (squares as [row, col])."""

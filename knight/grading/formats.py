@@ -155,13 +155,13 @@ def _chess_tokens(lines: list[str]) -> list[tuple[str, int]]:
 def _numeric_row(line: str) -> list[int | None] | None:
     """A line of the array as numbers (None for a dot), or None when it is not such a line."""
     cleaned = line.translate(_BORDER).strip()
-    if not cleaned or set(cleaned) <= set("-_ ."):  # a border line (or nothing)
-        return [] if line.strip() else None
+    if not cleaned:
+        return [] if line.strip() else None  # a border line (or nothing)
     row: list[int | None] = []
     for token in _SEPARATORS.split(cleaned):
-        if not token:
+        if not token or (len(token) > 1 and set(token) <= set("-_=")):  # a piece of border
             continue
-        if token in (".", "-", "_", "*", "--", ".."):
+        if token in (".", "-", "_", "*", ".."):
             row.append(None)
         elif _INT.fullmatch(token):
             row.append(int(token))
@@ -241,6 +241,8 @@ def _read_array(text: str, board: Board | None) -> Submission:
         if len(places) > 1:
             names = " and ".join(square_name(board, square) for square in places)
             problems.append((max(counter - 1, 1), f"number {_shown(counter, zero_based)} is written twice, at {names}"))
+        if len(places) > 1 and squares:  # of two squares holding one number, take the one a knight reaches
+            places = sorted(places, key=lambda sq: not _legal([squares[-1], sq]))
         squares.append(places[0])
         labels.append(counter)
         expected = counter + 1

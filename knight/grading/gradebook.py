@@ -256,11 +256,7 @@ def feedback_html(row: Row) -> str:
             facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
         elif r.unvisited:
             facts.append(("Never visited", f"{len(r.unvisited)} squares"))
-        rule = {True: "followed at every step", None: "no choice to check"}.get(r.rule_followed)
-        if rule is None:
-            rule = (f"not followed at step {r.rule_broken_at}: it went to {r.name(r.rule_chosen)}, the rule allowed "
-                    f"{', '.join(map(r.name, r.rule_allowed))}")  # type: ignore[arg-type]
-        facts.append(("Lowest-degree rule", rule))
+        facts.append(("Lowest-degree rule", r.rule_sentence()))
         if r.reproduced_by:
             facts.append(("Same tour as", r.reproduced_by))
         if r.assigned is not None:
