@@ -13,6 +13,11 @@ The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
 * ``rule_followed = 20`` — a square of lowest degree at every step (only for a legal tour);
 * ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised).
 
+Copied: submissions whose paths are equal up to reversal and the board's symmetries are flagged with
+each other's names — unless every one of them is exactly what one of our methods makes from its start
+(students who all ran Warnsdorff's rule with ties by move order from the assigned square hand in the
+same tour honestly).
+
 ``--rubric FILE`` reads a TOML file with any of these keys at the top level or under ``[rubric]``.
 """
 
@@ -182,7 +187,8 @@ def grade_directory(directory: Path, out: Path, *, board: Board | None = None, s
         if key is not None:
             groups.setdefault(key, []).append(row)
     for group in groups.values():
-        if len(group) > 1:
+        made_by = {row.result.reproduced_by for row in group if row.result is not None}
+        if len(group) > 1 and not (len(made_by) == 1 and None not in made_by):  # one method's output: expected
             for row in group:
                 row.copied_from = [other.student for other in group if other is not row]
                 assert row.result is not None
@@ -197,7 +203,7 @@ def grade_file(path: Path, *, board: Board | None = None, start: Square | None =
     """One row of the gradebook: the file read and checked, or the reason it could not be."""
     student = path.stem
     try:
-        submission = read_file(path)
+        submission = read_file(path, board=board)
     except Unreadable as error:
         return Row(student, path.name, None, note=str(error))
     result = check(submission, board=board, start=start)
@@ -270,9 +276,24 @@ def feedback_html(row: Row) -> str:
     return "".join(parts)
 
 
+_SVG_CACHE: dict[tuple, str] = {}
+
+
 def board_svg(result: Check) -> str:
     """The submission drawn on its board: :func:`knight.report.diagrams.tour_svg` for a legal tour; for a
-    broken one the same drawing with the first illegal step and the repeated squares marked in red."""
+    broken one the same drawing with the first illegal step and the repeated squares marked in red.
+
+    Drawings are kept by submission (students of one assignment often hand in the same tour)."""
+    s = result.submission
+    key = (s.board.n, s.board.m, tuple(s.squares), tuple(s.labels), result.first_error_step)
+    if key not in _SVG_CACHE:
+        if len(_SVG_CACHE) > 4096:
+            _SVG_CACHE.clear()
+        _SVG_CACHE[key] = _draw(result)
+    return _SVG_CACHE[key]
+
+
+def _draw(result: Check) -> str:
     from knight.engine import Tour
     from knight.report import diagrams as d
 
