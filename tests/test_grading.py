@@ -100,7 +100,18 @@ def usable(tour, fmt, style) -> bool:
         return False
     if fmt == "array" and not tour.full and tour.length == tour.board.size - 1 and style != "dots":
         return False  # 0 … nm−1 in the grid: read as a 0-based full tour when that is legal (by design)
-    return tour.length >= 2
+    return tour.length >= 2 and unambiguous(tour.board, tour.squares, fmt, style)
+
+
+def unambiguous(board, squares, fmt, style) -> bool:
+    """Pairs without a 0 are 1-based only when some square reaches the last row or column (then the
+    1-based numbers reach n or m); a path that touches neither row 0 nor the last could be either."""
+    if fmt != "pairs":
+        return True
+    on = [(r, c) for r, c in squares if board.contains((r, c))]
+    if style.startswith("one"):
+        return any(r == board.n - 1 or c == board.m - 1 for r, c in on)
+    return any(r == 0 or c == 0 for r, c in squares)
 
 
 @SETTINGS
@@ -124,6 +135,7 @@ def test_every_method_in_every_format_reads_back(data):
 
 
 def first_error(tour, fmt, style, squares, numbers=None, board=True):
+    assume(unambiguous(tour.board, squares, fmt, style))
     text = write(tour.board, squares, fmt, style, numbers)
     return check(parse_text(text, board=tour.board if board else None), reproduce=False)
 

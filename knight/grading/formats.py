@@ -339,7 +339,7 @@ def _from_coordinates(fmt: str, pairs: list[tuple[int, int]], board: Board | Non
     rows = [r for r, _ in pairs]
     cols = [c for _, c in pairs]
     if board is not None:
-        one_based = 0 not in rows and 0 not in cols and (max(rows) == board.n or max(cols) == board.m)
+        one_based = 0 not in rows and 0 not in cols and (max(rows) >= board.n or max(cols) >= board.m)
     else:
         one_based = 0 not in rows and 0 not in cols
     shift = 1 if one_based else 0

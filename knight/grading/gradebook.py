@@ -173,8 +173,12 @@ def grade_directory(directory: Path, out: Path, *, board: Board | None = None, s
     with open(book, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
+        students: set[str] = set()
         for path in files:
             row = grade_file(path, board=board, start=start, rubric=rubric)
+            if row.student in students:  # alice.txt and alice.csv: the second is named by its file
+                row.student = path.name
+            students.add(row.student)
             rows.append(row)
             writer.writerow(row.cells())
             handle.flush()
