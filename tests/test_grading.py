@@ -418,3 +418,18 @@ def test_an_interrupted_batch_keeps_what_it_wrote(tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "gradebook.csv")))
     assert [row["student"] for row in rows] == [row.student for row in done]
     assert all((tmp_path / f"{row.student}.html").exists() for row in done)
+
+
+def test_feedback_as_pdf(tmp_path):
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "ivan.txt").write_bytes((EXAMPLES / "ivan.txt").read_bytes())
+    grade_directory(one, tmp_path / "out", pdf=True)
+    assert (tmp_path / "out" / "ivan.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_one_methods_output_handed_in_twice_is_not_flagged(tmp_path):
+    for name in ("ann", "ben"):
+        (tmp_path / f"{name}.txt").write_bytes((EXAMPLES / "alice.txt").read_bytes())
+    batch = grade_directory(tmp_path, tmp_path / "out")
+    assert [row.copied_from for row in batch.rows] == [[], []]

@@ -51,6 +51,6 @@ def grade(
                                 rubric=scores, pdf=pdf, files=files, on_done=lambda row: bar.update(1))
     full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)
     copied = sum(bool(row.copied_from) for row in batch.rows)
-    typer.echo(f"{len(batch.rows)} submissions: {full} full tours, {batch.unreadable} unreadable, "
+    typer.echo(f"{len(batch.rows)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
                f"{copied} flagged as copied; wrote {target / 'gradebook.csv'} and {len(batch.rows)} feedback pages")
     return EXIT_SOME_UNREADABLE if batch.unreadable else EXIT_ALL_READ

@@ -230,6 +230,9 @@ def _csv_text(rows: list[Row]) -> str:
 
 def _write_atomic(path: Path, text: str) -> None:
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; the pages are for sharing
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
     os.replace(temporary, path)
@@ -275,6 +278,9 @@ def feedback_html(row: Row) -> str:
             facts.append(("Same tour (up to symmetry) as", ", ".join(row.copied_from)))
         parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
         parts.append(f"<p>{board_svg(r)}</p>")
+        if r.board.m <= 26:
+            parts.append(f"<p><small>Squares are named as in chess: columns a, b, c … from the left, rows 1, 2, 3 … "
+                         f"from the bottom, so a1 is row {r.board.n - 1}, column 0 on the diagram.</small></p>")
         parts.append(f"<p class='fix'>{e(r.advice())}</p>")
     parts.append("</body></html>")
     return "".join(parts)
