@@ -433,3 +433,17 @@ def test_one_methods_output_handed_in_twice_is_not_flagged(tmp_path):
         (tmp_path / f"{name}.txt").write_bytes((EXAMPLES / "alice.txt").read_bytes())
     batch = grade_directory(tmp_path, tmp_path / "out")
     assert [row.copied_from for row in batch.rows] == [[], []]
+
+
+def test_box_drawn_grid_and_wrong_exercise_penalty(tmp_path):
+    tour = find_tour(Board(5, 5), (0, 0), "warnsdorff")
+    rows = ["┌" + "┬".join(["──"] * 5) + "┐"]
+    rows += ["│" + "│".join(f"{v:2}" for v in row) + "│" for row in tour.array().tolist()]
+    rows += ["└" + "┴".join(["──"] * 5) + "┘"]
+    (tmp_path / "s.txt").write_text("Here is my tour\n" + "\n".join(rows) + "\nThe end\n")
+    submission = parse_text((tmp_path / "s.txt").read_text())
+    assert submission.squares == tour.squares
+    rubric = tmp_path.parent / f"{tmp_path.name}-rubric.toml"
+    rubric.write_text("wrong_exercise_penalty = 25\n")
+    batch = grade_directory(tmp_path, tmp_path / "out", start=(1, 1), rubric=load_rubric(rubric))
+    assert [row.score for row in batch.rows] == [75.0]

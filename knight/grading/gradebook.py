@@ -11,7 +11,9 @@ The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
   of these points of the squares it visits);
 * ``legal = 30`` — every step a knight move to a new square on the board (full or partial tour);
 * ``rule_followed = 20`` — a square of lowest degree at every step (only for a legal tour);
-* ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised).
+* ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised);
+* ``wrong_exercise_penalty = 0`` — taken off a submission on another board or from another start than
+  ``--board``/``--start`` (0: said in the note, not penalised).
 
 Copied: submissions whose paths are equal up to reversal and the board's symmetries are flagged with
 each other's names — unless every one of them is exactly what one of our methods makes from its start
@@ -41,7 +43,8 @@ from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
 from knight.grading.formats import Unreadable, read_file
 
 DEFAULT_RUBRIC: dict[str, float | bool] = {
-    "full_tour": 50, "legal": 30, "rule_followed": 20, "copied_penalty": 0, "partial_credit": True,
+    "full_tour": 50, "legal": 30, "rule_followed": 20, "copied_penalty": 0, "wrong_exercise_penalty": 0,
+    "partial_credit": True,
 }
 
 COLUMNS = ["student", "file", "format", "board", "verdict", "length", "open/closed", "first error step",
@@ -83,6 +86,8 @@ def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) 
             points += float(rubric["rule_followed"])
     if copied:
         points -= float(rubric["copied_penalty"])
+    if result.assigned is False:
+        points -= float(rubric["wrong_exercise_penalty"])
     return round(max(points, 0.0), 1)
 
 
