@@ -1,0 +1,72 @@
+"""`knight check FILE`: read one student's submission and say what it is (issue 13)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from knight.cli import EXIT_BAD_INPUT, app
+
+EXIT_FULL_TOUR = 0
+EXIT_NOT_FULL = 1
+
+
+@app.command()
+def check(
+    file: Annotated[str, typer.Argument(help="The submission: a text file.")],
+    board: Annotated[Optional[str], typer.Option(help="The assigned board, N or NxM (also used to read pairs and "
+                                                      "chess squares).")] = None,
+    start: Annotated[Optional[tuple[int, int]], typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
+    format: Annotated[Optional[str], typer.Option(  # noqa: A002 - the option's name
+        "--format", help="Force the format: array, pairs, chess, csv, json (default: detected).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> int:
+    """Check one submission: verdict, first illegal step, repeated and unvisited squares, the
+    lowest-degree rule, which of our methods reproduces it, and whether it is the assigned exercise.
+
+    Exit status: 0 a full tour; 1 readable but not a full tour; 2 unreadable (one line says why).
+    """
+    import json
+
+    from knight.grading.check import FULL, check as check_submission
+    from knight.grading.formats import Unreadable, parse_board, read_file
+
+    assigned = parse_board(board) if board else None
+    try:
+        submission = read_file(file, board=assigned, fmt=format)
+    except Unreadable as error:
+        typer.echo(f"knight: error: {file}: {error}", err=True)
+        return EXIT_BAD_INPUT
+    result = check_submission(submission, board=assigned, start=tuple(start) if start else None)
+    typer.echo(json.dumps(result.to_dict()) if as_json else describe(result))
+    return EXIT_FULL_TOUR if result.verdict == FULL else EXIT_NOT_FULL
+
+
+def describe(result) -> str:  # type: ignore[no-untyped-def]
+    """The findings on one screen."""
+    s = result.submission
+    lines = [f"Format: {s.format}{' (' + '; '.join(s.notes) + ')' if s.notes else ''}; board {result.board}; "
+             f"start {result.start}.",
+             f"Verdict: {result.summary()}."]
+    if result.errors:
+        lines.append(f"First error: {result.errors[0]}.")
+        lines += [f"  also: {error}" for error in result.errors[1:6]]
+        if len(result.errors) > 6:
+            lines.append(f"  … and {len(result.errors) - 6} more errors")
+    for square, numbers in result.repeated.items():
+        lines.append(f"Repeated: {result.name(square)} {square} holds numbers {' and '.join(map(str, numbers))}.")
+    if result.unvisited:
+        names = " ".join(map(result.name, result.unvisited[:32]))
+        more = f" … ({len(result.unvisited)} in all)" if len(result.unvisited) > 32 else ""
+        lines.append(f"Never visited: {names}{more}.")
+    if result.rule_followed is not None:
+        lines.append(f"Rule (lowest degree at every step): {result.rule_sentence()}.")
+    if result.reproduced_by:
+        lines.append(f"Reproduced by: {result.reproduced_by}.")
+    elif result.reproduce_note:
+        lines.append(f"Reproduced by: {result.reproduce_note}.")
+    if result.assigned is not None:
+        lines.append(f"Exercise: {result.assigned_note}.")
+    lines.append(result.advice())
+    return "\n".join(lines)

@@ -1,0 +1,286 @@
+"""Checking a submission: verdict, errors, the homework's rule, and which of our methods made it.
+
+Steps are numbered by the student's counters: step k is the move from the square numbered k to the
+next one. The *first error step* is the first step that goes wrong — an illegal move, a move off the
+board, onto a square already visited, or onto a number written twice or missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from knight.engine import Board, InvalidInput
+from knight.engine.board import HORIZONTAL, VERTICAL, Square
+from knight.grading.formats import Submission, square_name
+
+#: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
+SEEDS = range(100)
+#: Node budget of each backtracking search tried when looking for the method that made a tour.
+BACKTRACK_BUDGET = 20_000
+#: Boards larger than this (squares) are not searched for the method that made the tour.
+REPRODUCE_UP_TO = 2_500
+
+FULL, PARTIAL, NOT_A_TOUR = "full", "partial", "not a tour"
+
+
+@dataclass
+class Check:
+    """What :func:`check` finds in a submission (see the module's docstring for step numbers)."""
+
+    submission: Submission
+    verdict: str                      # FULL, PARTIAL or NOT_A_TOUR
+    length: int                       # squares listed
+    closed: bool
+    first_error_step: Optional[int]
+    errors: list[str]                 # every error found, the first one first
+    illegal: Optional[str]            # the first illegal move, as a sentence
+    repeated: dict[Square, list[int]]  # square -> the numbers it carries
+    off_board: list[tuple[int, Square]]
+    unvisited: list[Square]
+    rule_followed: Optional[bool]     # None when there was no choice to check
+    rule_broken_at: Optional[int] = None
+    rule_allowed: list[Square] = field(default_factory=list)
+    rule_chosen: Optional[Square] = None
+    reproduced_by: Optional[str] = None
+    reproduce_note: str = ""
+    assigned: Optional[bool] = None
+    assigned_note: str = ""
+
+    @property
+    def board(self) -> Board:
+        return self.submission.board
+
+    @property
+    def start(self) -> Square:
+        return self.submission.squares[0]
+
+    def name(self, square: Square) -> str:
+        return square_name(self.board, square)
+
+    def summary(self) -> str:
+        """The verdict in a few words: 'full tour, closed', 'partial tour of 40 squares', 'not a tour'."""
+        if self.verdict == FULL:
+            return f"full tour, {'closed' if self.closed else 'open'}"
+        if self.verdict == PARTIAL:
+            return f"partial tour of {self.length} of {self.board.size} squares"
+        return "not a tour"
+
+    def advice(self) -> str:
+        """One sentence on what to fix."""
+        if self.verdict == NOT_A_TOUR:
+            return f"Fix this first: {self.errors[0]}; every step must be a knight move to a square on the " \
+                   "board not yet visited, and every number from 1 to the last written once."
+        if self.verdict == PARTIAL:
+            return (f"The tour stops after {self.length} squares with {len(self.unvisited)} unvisited; "
+                    "if the program got stuck it should say so, otherwise let it run to the end.")
+        if self.rule_followed is False:
+            return (f"A full tour, but step {self.rule_broken_at} does not take a square of lowest degree "
+                    f"(the rule allowed {', '.join(map(self.name, self.rule_allowed))}); check the degree count.")
+        return "Nothing to fix: a full tour that follows the rule."
+
+    def rule_sentence(self) -> str:
+        """Whether the homework's rule was followed, in words."""
+        if self.rule_followed is None:
+            return "no choice to check"
+        if self.rule_followed:
+            if self.verdict == NOT_A_TOUR:
+                return f"followed up to the first error (step {self.first_error_step})"
+            return "followed at every step"
+        return (f"not followed at step {self.rule_broken_at}: it went to {self.name(self.rule_chosen)}, "
+                f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}")  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict:
+        """JSON-ready data (squares as [row, col])."""
+        return {
+            "format": self.submission.format,
+            "board": [self.board.n, self.board.m],
+            "notes": self.submission.notes,
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "length": self.length,
+            "closed": self.closed,
+            "first_error_step": self.first_error_step,
+            "errors": self.errors,
+            "repeated": [{"square": list(sq), "numbers": nums} for sq, nums in self.repeated.items()],
+            "off_board": [{"number": k, "square": list(sq)} for k, sq in self.off_board],
+            "unvisited": [list(sq) for sq in self.unvisited],
+            "rule_followed": self.rule_followed,
+            "rule_broken_at": self.rule_broken_at,
+            "rule_allowed": [list(sq) for sq in self.rule_allowed],
+            "reproduced_by": self.reproduced_by,
+            "reproduce_note": self.reproduce_note,
+            "assigned": self.assigned,
+            "assigned_note": self.assigned_note,
+            "advice": self.advice(),
+        }
+
+
+def check(submission: Submission, *, board: Board | None = None, start: Square | None = None,
+          reproduce: bool = True) -> Check:
+    """Check ``submission``; with ``board``/``start``, also whether it is the assigned exercise."""
+    b = submission.board
+    squares, labels = submission.squares, submission.labels
+    errors: list[tuple[int, int, str]] = []  # (step, order, message)
+    off_board: list[tuple[int, Square]] = []
+    repeated: dict[Square, list[int]] = {}
+    first_seen: dict[Square, int] = {}
+    illegal: Optional[str] = None
+    for i, square in enumerate(squares):
+        step = labels[i - 1] if i else 1
+        if not b.contains(square):
+            off_board.append((labels[i], square))
+            errors.append((step, 0, f"step {step}: square {labels[i]} at {square} is off the {b} board"))
+            continue
+        if square in first_seen:
+            repeated.setdefault(square, [first_seen[square]]).append(labels[i])
+            errors.append((step, 2, f"step {step}: square {square_name(b, square)} is visited twice "
+                                    f"(numbers {first_seen[square]} and {labels[i]})"))
+        else:
+            first_seen[square] = labels[i]
+        if i and b.contains(squares[i - 1]):
+            (r0, c0), (r1, c1) = squares[i - 1], square
+            if abs((r0 - r1) * (c0 - c1)) != 2:
+                message = (f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} "
+                           "is not a knight move")
+                illegal = illegal or message
+                errors.append((step, 1, message))
+    for step, message in submission.problems:
+        errors.append((step, 3, f"step {step}: {message}"))
+    errors.sort(key=lambda error: (error[0], error[1]))
+    first_error = errors[0][0] if errors else None
+    unvisited = [(r, c) for r in range(b.n) for c in range(b.m) if (r, c) not in first_seen]
+    if errors:
+        verdict = NOT_A_TOUR
+    elif len(squares) == b.size:
+        verdict = FULL
+    else:
+        verdict = PARTIAL
+    closed = verdict == FULL and b.size >= 3 and _knight(squares[-1], squares[0])
+    result = Check(submission, verdict, len(squares), closed, first_error, [e[2] for e in errors], illegal,
+                   repeated, off_board, unvisited, None)
+    _rule(result)
+    if reproduce and verdict != NOT_A_TOUR:
+        _reproduce(result)
+    if board is not None or start is not None:
+        _assigned(result, board, start)
+    return result
+
+
+def _knight(a: Square, b: Square) -> bool:
+    return abs((a[0] - b[0]) * (a[1] - b[1])) == 2
+
+
+def _rule(result: Check) -> None:
+    """The homework's rule on the legal part of the path: each move to a square of lowest degree."""
+    b = result.board
+    squares = result.submission.squares
+    labels = result.submission.labels
+    end = len(squares)
+    if not b.contains(squares[0]):
+        return
+    if result.first_error_step is not None:  # check the moves before the first error only
+        end = next(i for i in range(1, len(squares) + 1) if labels[i - 1] >= result.first_error_step)
+    visited = [[False] * b.m for _ in range(b.n)]
+    n, m = b.n, b.m
+    moves = list(zip(VERTICAL, HORIZONTAL))
+    checked = False
+    for i in range(end):
+        r, c = squares[i]
+        visited[r][c] = True
+        if i + 1 >= end:
+            break
+        options = [(r + dr, c + dc) for dr, dc in moves
+                   if 0 <= r + dr < n and 0 <= c + dc < m and not visited[r + dr][c + dc]]
+        if len(options) < 2:
+            continue
+        degrees = [sum(1 for dr, dc in moves if 0 <= rr + dr < n and 0 <= cc + dc < m
+                       and not visited[rr + dr][cc + dc]) for rr, cc in options]
+        low = min(degrees)
+        allowed = [sq for sq, d in zip(options, degrees) if d == low]
+        checked = True
+        if squares[i + 1] not in allowed:
+            result.rule_followed = False
+            result.rule_broken_at = labels[i]
+            result.rule_allowed = sorted(allowed)
+            result.rule_chosen = squares[i + 1]
+            return
+    result.rule_followed = True if checked else None
+
+
+# The paths of our methods' tours by (rows, cols, start, label), computed once per process.
+_PATHS: dict[tuple[int, int, Square, str], tuple[int, ...]] = {}
+
+
+def _specs() -> list[tuple[str, str, dict]]:
+    """(description, method, parameters) of every tour tried, the likeliest first."""
+    from knight.engine import TIE_BREAKS
+
+    specs: list[tuple[str, str, dict]] = [
+        ("the naive knight (first legal move in move order)", "naive", {}),
+        ("the static accessibility table", "static", {}),
+    ]
+    specs += [(f"Warnsdorff with ties by {tie}", "warnsdorff", {"tie": tie}) for tie in TIE_BREAKS if tie != "random"]
+    specs += [(f"Warnsdorff with random ties, seed {seed}", "warnsdorff", {"tie": "random", "seed": seed})
+              for seed in SEEDS]
+    specs += [("Parberry's divide and conquer", "parberry", {})]
+    specs += [(f"backtracking ({order} order{', closed' if closed else ''})", "backtrack",
+               {"order": order, "closed": closed, "budget": BACKTRACK_BUDGET})
+              for order in ("plain", "warnsdorff") for closed in (False, True)]
+    specs += [(f"the random walk, seed {seed}", "random-walk", {"seed": seed}) for seed in SEEDS]
+    return specs
+
+
+def _candidates(board: Board, start: Square, follows_rule: bool, full: bool) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """Each (description, path) of our methods from ``start`` that could make the tour; cached.
+
+    Warnsdorff's tours always follow the rule (tested), so they are skipped for a tour that does
+    not; backtracking and Parberry only make full tours.
+    """
+    from knight.engine import find_tour
+
+    for label, method, params in _specs():
+        if method == "warnsdorff" and not follows_rule:
+            continue
+        if method in ("backtrack", "parberry") and not full:
+            continue
+        key = (board.n, board.m, start, label)
+        path = _PATHS.get(key)
+        if path is None:
+            try:
+                tour = find_tour(board, start, method, **params)
+            except InvalidInput:
+                path = ()
+            else:
+                path = tuple(tour.path.tolist()) if not tour.budget_exhausted else ()
+            _PATHS[key] = path
+        yield f"{label} from {start}", path
+
+
+def _reproduce(result: Check) -> None:
+    b = result.board
+    if b.size > REPRODUCE_UP_TO:
+        result.reproduce_note = f"not tried: boards over {REPRODUCE_UP_TO:,} squares"
+        return
+    path = tuple(r * b.m + c for r, c in result.submission.squares)
+    for label, candidate in _candidates(b, result.start, result.rule_followed is not False,
+                                         result.verdict == FULL):
+        if candidate == path:
+            result.reproduced_by = label
+            result.reproduce_note = "reproduced exactly"
+            return
+    result.reproduce_note = ("none of our methods reproduces it (naive, static, Warnsdorff with every tie-break, "
+                             f"random ties and the random walk with seeds 0–{SEEDS[-1]}, Parberry, backtracking)")
+
+
+def _assigned(result: Check, board: Board | None, start: Square | None) -> None:
+    notes = []
+    ok = True
+    if board is not None and board != result.board:
+        ok = False
+        notes.append(f"board {result.board}, assigned {board}")
+    if start is not None and tuple(start) != result.start:
+        ok = False
+        notes.append(f"starts at {result.start}, assigned {tuple(start)}")
+    result.assigned = ok
+    result.assigned_note = "the assigned exercise" if ok else "not the assigned exercise: " + "; ".join(notes)

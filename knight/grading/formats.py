@@ -1,0 +1,384 @@
+"""Reading a submission: the hand-in formats, detected from the text or forced by name.
+
+The formats (:data:`FORMATS`):
+
+* ``array`` — the homework's numbered array: one board row a line, the k-th square visited holds k;
+  numbers separated by spaces, commas or semicolons, with or without a bordered grid (``|``, ``+``,
+  ``-``, box-drawing characters); 1-based (1…nm) or 0-based (0…nm−1) counters; a partial tour with
+  0 or ``.`` on unvisited squares;
+* ``pairs`` — the squares in visiting order as (row, col) pairs, ``(0, 0) (2, 1)`` or ``0 0`` a line,
+  0- or 1-based;
+* ``chess`` — chess names in visiting order, ``a8 b6 c8 …``: file letters are columns, ``a1`` is the
+  bottom-left square (row n−1, column 0);
+* ``csv`` — a table with a header naming ``row`` and ``col`` (and optionally ``step``), one square a line;
+* ``json`` — what ``knight tour --json`` prints (``board`` and ``squares``).
+
+Lines of prose around the data (a program's messages) are ignored. Every failure to read is an
+:class:`Unreadable` whose message says why and what would fix it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from knight.engine import Board, InvalidInput
+from knight.engine.board import Square
+
+FORMATS = ("array", "pairs", "chess", "csv", "json")
+
+#: The largest file read, in bytes: a 400 × 400 array fits; a bigger file is refused at once.
+MAX_BYTES = 2_000_000
+
+
+class Unreadable(Exception):
+    """A submission that cannot be read or understood; the message says why and what would fix it."""
+
+
+@dataclass
+class Submission:
+    """A submission as read: the squares in visiting order and what the reading noticed.
+
+    ``squares`` may hold squares off the board and repeated squares (the checker reports them);
+    ``labels[i]`` is the number the student gave the i-th square (1-based; a gap in the array's
+    counters shows as a jump). ``problems`` are (step, message) pairs found while reading, such
+    as a counter written twice; ``notes`` say which reading was used where two fit.
+    """
+
+    format: str
+    board: Board
+    squares: list[Square]
+    labels: list[int]
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def read_file(path: Path | str, *, board: Board | None = None, fmt: str | None = None) -> Submission:
+    """Read and parse one submission file (at most :data:`MAX_BYTES`)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise Unreadable(f"{path} is a directory: give a file") from None
+    except OSError as error:
+        raise Unreadable(f"cannot open {path}: {error.strerror or error}; check the path and its permissions") from None
+    if len(data) > MAX_BYTES:
+        raise Unreadable(f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
+                         "(an array, a list of squares or knight tour --json)")
+    return parse_bytes(data, board=board, fmt=fmt)
+
+
+def parse_bytes(data: bytes, *, board: Board | None = None, fmt: str | None = None) -> Submission:
+    """Decode ``data`` as text (UTF-8, else Latin-1) and parse it; binary data is refused."""
+    if b"\x00" in data[:65536]:
+        raise Unreadable("the file is binary, not text; hand in the program's printed output as a text file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+        controls = sum(ch < " " and ch not in "\t\r\n\f" for ch in text[:65536])
+        if controls > len(text[:65536]) // 100:
+            raise Unreadable("the file is binary, not text; hand in the program's printed output as a text file")
+    return parse_text(text, board=board, fmt=fmt)
+
+
+def parse_text(text: str, *, board: Board | None = None, fmt: str | None = None) -> Submission:
+    """Parse a submission's text, detecting the format unless ``fmt`` names it.
+
+    ``board`` is the board to read pairs, chess squares and CSV on; an array and JSON carry their own
+    board (a different one is for the checker to report as not the assigned exercise).
+    """
+    if fmt is not None and fmt not in FORMATS:
+        raise Unreadable(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if not text.strip():
+        raise Unreadable("the file is empty; hand in the printed array of the tour")
+    if fmt is None:
+        fmt = detect(text)
+    return _READERS[fmt](text, board)
+
+
+# --- detection ----------------------------------------------------------------------------------
+
+_INT = re.compile(r"[+-]?\d+")
+_PAIR = re.compile(r"[(\[]\s*([+-]?\d+)\s*[,;\s]\s*([+-]?\d+)\s*[)\]]")
+_CHESS = re.compile(r"^([a-zA-Z])(\d{1,3})$")
+_SEPARATORS = re.compile(r"[\s,;]+")
+_BORDER = str.maketrans({ch: " " for ch in "|+=─│┼┌┐└┘├┤┬┴═║╬╔╗╚╝╠╣╦╩:"})
+_CHESS_SPLIT = re.compile(r"[\s,;]+|-+>|→|–|—|(?<=\d)-(?=[a-zA-Z])")
+
+
+def detect(text: str) -> str:
+    """The format of ``text`` (see :data:`FORMATS`); raises :class:`Unreadable` when none fits or two do."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return "json"
+    lines = text.splitlines()
+    if any(_is_csv_header(line) for line in lines[:50]):
+        return "csv"
+    found = []
+    if len(_PAIR.findall(text)) >= 2:
+        found.append("pairs")
+    chess = _chess_tokens(lines)
+    if len(chess) >= 3:
+        found.append("chess")
+    block = _numeric_block(lines)
+    if block and len(block) >= 2 and "pairs" not in found:
+        if all(len(row) == 2 for row in block) and len(block) > 2:
+            found.append("pairs")
+        else:
+            found.append("array")
+    if not found:
+        raise Unreadable("no tour found: no numbered array, (row, col) pairs or chess squares; hand in the "
+                         "array the program prints (or give --format)")
+    if len(found) > 1:
+        raise Unreadable(f"mixed formats: the file holds both {found[0]} and {found[1]} data; "
+                         "keep one, or force one with --format")
+    return found[0]
+
+
+def _is_csv_header(line: str) -> bool:
+    fields = [part.strip().strip('"').lower() for part in line.split(",")]
+    return len(fields) >= 2 and "row" in fields and ("col" in fields or "column" in fields)
+
+
+def _chess_tokens(lines: list[str]) -> list[tuple[str, int]]:
+    """The chess squares of every line made of chess squares only (prose lines are skipped)."""
+    found: list[tuple[str, int]] = []
+    for line in lines:
+        tokens = [token for token in _CHESS_SPLIT.split(line.strip()) if token]
+        matches = [_CHESS.match(token) for token in tokens]
+        if tokens and all(matches):
+            found.extend((match.group(1).lower(), int(match.group(2))) for match in matches)  # type: ignore[union-attr]
+    return found
+
+
+def _numeric_row(line: str) -> list[int | None] | None:
+    """A line of the array as numbers (None for a dot), or None when it is not such a line."""
+    cleaned = line.translate(_BORDER).strip()
+    if not cleaned:
+        return [] if line.strip() else None  # a border line (or nothing)
+    row: list[int | None] = []
+    for token in _SEPARATORS.split(cleaned):
+        if not token or (len(token) > 1 and set(token) <= set("-_=")):  # a piece of border
+            continue
+        if token in (".", "-", "_", "*", ".."):
+            row.append(None)
+        elif _INT.fullmatch(token):
+            row.append(int(token))
+        else:
+            return None
+    return row
+
+
+def _numeric_block(lines: list[str]) -> list[list[int | None]]:
+    """The longest run of array lines (border lines inside it allowed, prose around it ignored)."""
+    best: list[list[int | None]] = []
+    current: list[list[int | None]] = []
+    for line in lines:
+        row = _numeric_row(line)
+        if row is None:
+            if len(current) > len(best):
+                best = current
+            current = []
+        elif row:
+            current.append(row)
+    return current if len(current) > len(best) else best
+
+
+# --- readers ------------------------------------------------------------------------------------
+
+def _read_array(text: str, board: Board | None) -> Submission:
+    rows = _numeric_block(text.splitlines())
+    if not rows:
+        raise Unreadable("no numbered array found; hand in the array the program prints, one board row a line")
+    width = len(rows[0])
+    for i, row in enumerate(rows, start=1):
+        if len(row) != width:
+            raise Unreadable(f"ragged array: row {i} has {len(row)} entries, row 1 has {width}; "
+                             "give every row of the board the same number of entries")
+    n, m = len(rows), width
+    board = _board(n, m)
+    size = n * m
+    values = [value for row in rows for value in row]
+    numbers = [value for value in values if value is not None]
+    dots = len(values) - len(numbers)
+    notes: list[str] = []
+    for index, value in enumerate(values):
+        if value is not None and not (0 <= value <= size):
+            r, c = divmod(index, m)
+            raise Unreadable(f"number {value} in row {r + 1}, column {c + 1} is out of range for a {board} "
+                             f"board (1..{size}, 0 or . for unvisited); fix that number")
+    zero_based = False
+    if 0 in numbers and sorted(numbers) == list(range(size)):
+        path = [divmod(values.index(k), m) for k in range(size)]  # type: ignore[arg-type]
+        if _legal(path):
+            zero_based = True
+            notes.append("0-based counters (0…nm−1): read as a full tour")
+        else:
+            notes.append("0…nm−1 is not a legal 0-based tour: read as a 1-based partial tour, 0 = unvisited")
+    elif dots and numbers.count(0) == 1 and size not in numbers:
+        zero_based = True
+        notes.append("0-based counters with dots for unvisited squares")
+    by_counter: dict[int, list[Square]] = {}
+    for index, value in enumerate(values):
+        if value is None or (value == 0 and not zero_based):
+            continue
+        by_counter.setdefault(value + 1 if zero_based else value, []).append(divmod(index, m))
+    if not by_counter:
+        raise Unreadable("the array holds no visited square (all 0); hand in the array with the tour's numbers")
+    squares: list[Square] = []
+    labels: list[int] = []
+    problems: list[tuple[int, str]] = []
+    expected = 1
+    for counter in sorted(by_counter):
+        if counter != expected:
+            what = _shown(expected, zero_based) if counter == expected + 1 else _shown_range(expected, counter - 1,
+                                                                                                 zero_based)
+            problems.append((max(expected - 1, 1), f"number {what} is missing"))
+        places = by_counter[counter]
+        if len(places) > 1:
+            names = " and ".join(square_name(board, square) for square in places)
+            problems.append((max(counter - 1, 1), f"number {_shown(counter, zero_based)} is written twice, at {names}"))
+        if len(places) > 1 and squares:  # of two squares holding one number, take the one a knight reaches
+            places = sorted(places, key=lambda sq: not _legal([squares[-1], sq]))
+        squares.append(places[0])
+        labels.append(counter)
+        expected = counter + 1
+    return Submission("array", board, squares, labels, problems, notes)
+
+
+def _shown(counter: int, zero_based: bool) -> int:
+    return counter - 1 if zero_based else counter
+
+
+def _shown_range(first: int, last: int, zero_based: bool) -> str:
+    return f"{_shown(first, zero_based)}…{_shown(last, zero_based)}"
+
+
+def _legal(path: list[Square]) -> bool:
+    return all(abs((r0 - r1) * (c0 - c1)) == 2 for (r0, c0), (r1, c1) in zip(path, path[1:]))
+
+
+def _read_pairs(text: str, board: Board | None) -> Submission:
+    pairs = [(int(a), int(b)) for a, b in _PAIR.findall(text)]
+    if len(pairs) < 2:
+        rows = _numeric_block(text.splitlines())
+        if not rows or any(len(row) != 2 or None in row for row in rows):
+            raise Unreadable("no list of (row, col) pairs found; give one square a line as 'row col', "
+                             "or as (row, col)")
+        pairs = [(row[0], row[1]) for row in rows]  # type: ignore[misc]
+    return _from_coordinates("pairs", pairs, board)
+
+
+def _read_csv(text: str, board: Board | None) -> Submission:
+    lines = [line for line in text.splitlines() if line.strip()]
+    header_at = next((i for i, line in enumerate(lines) if _is_csv_header(line)), None)
+    if header_at is None:
+        raise Unreadable("no CSV header naming row and col; start the table with 'step,row,col'")
+    header = [part.strip().strip('"').lower() for part in lines[header_at].split(",")]
+    r_at = header.index("row")
+    c_at = header.index("col") if "col" in header else header.index("column")
+    s_at = next((header.index(name) for name in ("step", "k", "move", "number", "n") if name in header), None)
+    records: list[tuple[int, int, int]] = []
+    for number, line in enumerate(lines[header_at + 1:], start=header_at + 2):
+        fields = [part.strip().strip('"') for part in line.split(",")]
+        try:
+            step = int(fields[s_at]) if s_at is not None else len(records)
+            records.append((step, int(fields[r_at]), int(fields[c_at])))
+        except (ValueError, IndexError):
+            raise Unreadable(f"CSV line {number} is not 'step,row,col' numbers: {line.strip()[:40]!r}; "
+                             "fix or remove it") from None
+    if not records:
+        raise Unreadable("the CSV table has a header but no squares; give one square a line")
+    records.sort(key=lambda record: record[0])
+    return _from_coordinates("csv", [(r, c) for _, r, c in records], board)
+
+
+def _read_chess(text: str, board: Board | None) -> Submission:
+    tokens = _chess_tokens(text.splitlines())
+    if not tokens:
+        raise Unreadable("no chess squares found; give the squares in order as a1 c2 …")
+    files = [ord(letter) - ord("a") for letter, _ in tokens]
+    ranks = [rank for _, rank in tokens]
+    if board is None:
+        side = math.isqrt(len(tokens))
+        if side * side == len(tokens) and max(ranks) <= side and max(files) < side:
+            board = _board(side, side)
+        else:
+            board = _board(max(ranks), max(files) + 1)
+    squares = [(board.n - rank, file) for file, rank in zip(files, ranks)]
+    return Submission("chess", board, squares, list(range(1, len(squares) + 1)))
+
+
+def _read_json(text: str, board: Board | None) -> Submission:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Unreadable(f"invalid JSON ({error.msg}, line {error.lineno}); hand in knight tour --json's "
+                         "output unchanged") from None
+    if not isinstance(data, dict) or "squares" not in data or "board" not in data:
+        raise Unreadable("the JSON has no 'board' and 'squares'; hand in knight tour --json's output unchanged")
+    try:
+        n, m = (int(x) for x in data["board"])
+        squares = [(int(r), int(c)) for r, c in data["squares"]]
+    except (TypeError, ValueError):
+        raise Unreadable("the JSON's 'board' or 'squares' is not numbers: board [n, m], squares "
+                         "[[row, col], …]") from None
+    own = _board(n, m)
+    if not squares:
+        raise Unreadable("the JSON's 'squares' is empty; hand in a tour")
+    return Submission("json", own, squares, list(range(1, len(squares) + 1)), notes=["0-based squares"])
+
+
+def _from_coordinates(fmt: str, pairs: list[tuple[int, int]], board: Board | None) -> Submission:
+    """Squares from (row, col) numbers: 0-based when some coordinate is 0 (or the board says so), else 1-based."""
+    rows = [r for r, _ in pairs]
+    cols = [c for _, c in pairs]
+    if board is not None:
+        one_based = 0 not in rows and 0 not in cols and (max(rows) >= board.n or max(cols) >= board.m)
+    else:
+        one_based = 0 not in rows and 0 not in cols
+    shift = 1 if one_based else 0
+    squares = [(r - shift, c - shift) for r, c in pairs]
+    notes = ["1-based (row, col): no coordinate is 0" if one_based else "0-based (row, col)"]
+    if board is None:
+        side = math.isqrt(len(squares))
+        if side * side == len(squares) and all(0 <= r < side and 0 <= c < side for r, c in squares):
+            board = _board(side, side)
+        else:
+            board = _board(max(r for r, _ in squares) + 1, max(c for _, c in squares) + 1)
+            notes.append(f"board {board} inferred from the largest row and column (give --board to be sure)")
+    return Submission(fmt, board, squares, list(range(1, len(squares) + 1)), notes=notes)
+
+
+def _board(n: int, m: int) -> Board:
+    try:
+        return Board(n, m)
+    except InvalidInput as error:
+        raise Unreadable(f"{error}; give --board N or NxM") from None
+
+
+_READERS = {"array": _read_array, "pairs": _read_pairs, "chess": _read_chess, "csv": _read_csv, "json": _read_json}
+
+
+# --- names --------------------------------------------------------------------------------------
+
+def square_name(board: Board, square: Square) -> str:
+    """The chess name of a square (``a1`` bottom-left) on boards up to 26 columns, else ``(row, col)``."""
+    row, col = square
+    if board.contains(square) and board.m <= 26:
+        return f"{chr(ord('a') + col)}{board.n - row}"
+    return f"({row}, {col})"
+
+
+def parse_board(text: str) -> Board:
+    """A board given as ``N`` or ``NxM`` (the value of --board)."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*", text)
+    if not match:
+        raise InvalidInput(f"--board takes N or NxM (e.g. 8 or 6x8), got {text!r}")
+    n = int(match.group(1))
+    return Board(n, int(match.group(2)) if match.group(2) else n)

@@ -1,0 +1,354 @@
+"""Grading a class: every file of a directory checked, a gradebook CSV and a feedback page each.
+
+A thin layer over :mod:`knight.grading.formats` and :mod:`knight.grading.check`. Files are written as
+each submission is done (``gradebook.csv`` row by row, flushed; each page atomically), so an
+interrupted batch keeps everything already written; at the end the gradebook is written again with
+the *copied-from* column filled in (tours equal up to reversal and the board's symmetries).
+
+The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
+
+* ``full_tour = 50`` — a full tour (a partial tour, when ``partial_credit`` is true, earns the share
+  of these points of the squares it visits);
+* ``legal = 30`` — every step a knight move to a new square on the board (full or partial tour);
+* ``rule_followed = 20`` — a square of lowest degree at every step (only for a legal tour);
+* ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised);
+* ``wrong_exercise_penalty = 0`` — taken off a submission on another board or from another start than
+  ``--board``/``--start`` (0: said in the note, not penalised).
+
+Copied: submissions whose paths are equal up to reversal and the board's symmetries are flagged with
+each other's names — unless every one of them is exactly what one of our methods makes from its start
+(students who all ran Warnsdorff's rule with ties by move order from the assigned square hand in the
+same tour honestly).
+
+``--rubric FILE`` reads a TOML file with any of these keys at the top level or under ``[rubric]``.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import os
+import tempfile
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from knight.engine import Board, InvalidInput
+from knight.engine.board import Square
+from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
+from knight.grading.formats import Unreadable, read_file
+
+DEFAULT_RUBRIC: dict[str, float | bool] = {
+    "full_tour": 50, "legal": 30, "rule_followed": 20, "copied_penalty": 0, "wrong_exercise_penalty": 0,
+    "partial_credit": True,
+}
+
+COLUMNS = ["student", "file", "format", "board", "verdict", "length", "open/closed", "first error step",
+           "rule followed", "reproduced by", "copied-from", "score", "note"]
+
+
+def load_rubric(path: Path | str | None) -> dict[str, float | bool]:
+    """The default rubric, updated from a TOML file; raises :class:`InvalidInput` on a bad file."""
+    rubric = dict(DEFAULT_RUBRIC)
+    if path is None:
+        return rubric
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidInput(f"cannot read the rubric {path}: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidInput(f"the rubric {path} is not valid TOML: {error}") from None
+    data = data.get("rubric", data)
+    for key, value in data.items():
+        if key not in DEFAULT_RUBRIC:
+            raise InvalidInput(f"the rubric {path} has an unknown key {key!r}; keys: {', '.join(DEFAULT_RUBRIC)}")
+        wanted = bool if key == "partial_credit" else (int, float)
+        if not isinstance(value, wanted) or (wanted != bool and isinstance(value, bool)):
+            raise InvalidInput(f"the rubric's {key!r} must be {'true or false' if wanted is bool else 'a number'}")
+        rubric[key] = value
+    return rubric
+
+
+def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) -> float:
+    """The submission's score under ``rubric``."""
+    points = 0.0
+    if result.verdict == FULL:
+        points += float(rubric["full_tour"])
+    elif result.verdict == PARTIAL and rubric["partial_credit"]:
+        points += float(rubric["full_tour"]) * result.length / result.board.size
+    if result.verdict != NOT_A_TOUR:
+        points += float(rubric["legal"])
+        if result.rule_followed is not False:
+            points += float(rubric["rule_followed"])
+    if copied:
+        points -= float(rubric["copied_penalty"])
+    if result.assigned is False:
+        points -= float(rubric["wrong_exercise_penalty"])
+    return round(max(points, 0.0), 1)
+
+
+def symmetric_key(result: Check) -> Optional[bytes]:
+    """Equal for two submissions whose squares are the same path up to reversal and the board's symmetries."""
+    board = result.board
+    squares = result.submission.squares
+    if not all(board.contains(square) for square in squares):
+        return None
+    rows = np.array([r for r, _ in squares], dtype=np.int64)
+    cols = np.array([c for _, c in squares], dtype=np.int64)
+    least = None
+    for symmetry in board.symmetries():
+        r, c = symmetry(rows, cols)
+        image = (r * board.m + c).astype(">u4")
+        for candidate in (image.tobytes(), image[::-1].tobytes()):
+            if least is None or candidate < least:
+                least = candidate
+    return f"{board.n}x{board.m}:".encode() + least  # type: ignore[operator]
+
+
+@dataclass
+class Row:
+    """One gradebook row, with the check behind it (None for an unreadable file)."""
+
+    student: str
+    file: str
+    result: Optional[Check]
+    note: str = ""
+    copied_from: list[str] = field(default_factory=list)
+    score: float = 0.0
+
+    def cells(self) -> list[str]:
+        r = self.result
+        if r is None:
+            return [self.student, self.file, "", "", "unreadable", "", "", "", "", "", "", "0", self.note]
+        return [
+            self.student, self.file, r.submission.format, str(r.board), r.summary(), str(r.length),
+            ("closed" if r.closed else "open") if r.verdict == FULL else "",
+            "" if r.first_error_step is None else str(r.first_error_step),
+            _rule_cell(r), r.reproduced_by or "",
+            " ".join(self.copied_from), f"{self.score:g}", self.note,
+        ]
+
+
+def _rule_cell(result: Check) -> str:
+    answer = {True: "yes", False: "no", None: ""}[result.rule_followed]
+    if result.rule_followed and result.verdict == NOT_A_TOUR:
+        answer += f" (up to step {result.first_error_step})"
+    elif result.rule_followed is False:
+        answer += f" (step {result.rule_broken_at})"
+    return answer
+
+
+@dataclass
+class Batch:
+    """What :func:`grade_directory` did."""
+
+    rows: list[Row]
+    skipped: list[str]
+
+    @property
+    def unreadable(self) -> int:
+        return sum(row.result is None for row in self.rows)
+
+
+def submission_files(directory: Path) -> tuple[list[Path], list[str]]:
+    """The files directly in ``directory`` (sorted; hidden files left out) and the sub-directories skipped."""
+    files, skipped = [], []
+    for path in sorted(directory.iterdir()):
+        if path.name.startswith("."):
+            continue
+        (skipped if path.is_dir() else files).append(path if not path.is_dir() else path.name)
+    return files, skipped  # type: ignore[return-value]
+
+
+def grade_directory(directory: Path, out: Path, *, board: Board | None = None, start: Square | None = None,
+                    rubric: dict[str, float | bool] | None = None, pdf: bool = False,
+                    files: list[Path] | None = None, on_done: Callable[[Row], None] | None = None) -> Batch:
+    """Check every file directly in ``directory``; write ``out/gradebook.csv`` and ``out/<student>.html``."""
+    rubric = rubric or dict(DEFAULT_RUBRIC)
+    skipped: list[str] = []
+    if files is None:
+        files, skipped = submission_files(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[Row] = []
+    book = out / "gradebook.csv"
+    with open(book, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(COLUMNS)
+        students: set[str] = set()
+        for path in files:
+            row = grade_file(path, board=board, start=start, rubric=rubric)
+            if row.student in students:  # alice.txt and alice.csv: the second is named by its file
+                row.student = path.name
+            students.add(row.student)
+            rows.append(row)
+            writer.writerow(row.cells())
+            handle.flush()
+            write_feedback(row, out, pdf=pdf)
+            if on_done is not None:
+                on_done(row)
+    groups: dict[bytes, list[Row]] = {}
+    for row in rows:
+        key = symmetric_key(row.result) if row.result is not None and row.result.length > 1 else None
+        if key is not None:
+            groups.setdefault(key, []).append(row)
+    for group in groups.values():
+        made_by = {row.result.reproduced_by for row in group if row.result is not None}
+        if len(group) > 1 and not (len(made_by) == 1 and None not in made_by):  # one method's output: expected
+            for row in group:
+                row.copied_from = [other.student for other in group if other is not row]
+                assert row.result is not None
+                row.score = score(row.result, rubric, copied=True)
+                write_feedback(row, out, pdf=pdf)
+    _write_atomic(book, _csv_text(rows))
+    return Batch(rows, skipped)
+
+
+def grade_file(path: Path, *, board: Board | None = None, start: Square | None = None,
+               rubric: dict[str, float | bool] | None = None) -> Row:
+    """One row of the gradebook: the file read and checked, or the reason it could not be."""
+    student = path.stem
+    try:
+        submission = read_file(path, board=board)
+    except Unreadable as error:
+        return Row(student, path.name, None, note=str(error))
+    result = check(submission, board=board, start=start)
+    row = Row(student, path.name, result, note="; ".join(submission.notes + (
+        [result.assigned_note] if result.assigned is False else [])))
+    row.score = score(result, rubric or DEFAULT_RUBRIC)
+    return row
+
+
+def _csv_text(rows: list[Row]) -> str:
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(row.cells())
+    return buffer.getvalue()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; the pages are for sharing
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+
+
+# --- feedback pages -----------------------------------------------------------------------------
+
+_STYLE = """body{font-family:DejaVu Sans,sans-serif;max-width:40em;margin:1em auto;padding:0 1em;color:#222}
+h1{font-size:1.3em}svg{max-width:100%;height:auto}table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}.fix{background:#fff4e0;padding:.5em}"""
+
+
+def feedback_html(row: Row) -> str:
+    """The student's feedback page: their board drawn, the verdict and errors, and a sentence on what to fix."""
+    e = html.escape
+    title = f"Knight's tour feedback: {e(row.student)}"
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
+             f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"]
+    r = row.result
+    if r is None:
+        parts.append(f"<p>File <code>{e(row.file)}</code> could not be read: {e(row.note)}.</p>"
+                     "<p class='fix'>Hand in the array your program prints, as a plain text file.</p>")
+    else:
+        facts = [("File", row.file), ("Format", r.submission.format + (f" ({'; '.join(r.submission.notes)})"
+                                                                        if r.submission.notes else "")),
+                 ("Board", str(r.board)), ("Verdict", r.summary()), ("Score", f"{row.score:g}")]
+        if r.first_error_step is not None:
+            facts.append(("First error", r.errors[0]))
+        if r.repeated:
+            facts.append(("Repeated squares", "; ".join(
+                f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items())))
+        if r.unvisited and len(r.unvisited) <= 40:
+            facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
+        elif r.unvisited:
+            facts.append(("Never visited", f"{len(r.unvisited)} squares"))
+        facts.append(("Lowest-degree rule", r.rule_sentence()))
+        if r.reproduced_by:
+            facts.append(("Same tour as", r.reproduced_by))
+        if r.assigned is not None:
+            facts.append(("Exercise", r.assigned_note))
+        if row.copied_from:
+            facts.append(("Same tour (up to symmetry) as", ", ".join(row.copied_from)))
+        parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
+        parts.append(f"<p>{board_svg(r)}</p>")
+        if r.board.m <= 26:
+            parts.append(f"<p><small>Squares are named as in chess: columns a, b, c … from the left, rows 1, 2, 3 … "
+                         f"from the bottom, so a1 is row {r.board.n - 1}, column 0 on the diagram.</small></p>")
+        parts.append(f"<p class='fix'>{e(r.advice())}</p>")
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+_SVG_CACHE: dict[tuple, str] = {}
+
+
+def board_svg(result: Check) -> str:
+    """The submission drawn on its board: :func:`knight.report.diagrams.tour_svg` for a legal tour; for a
+    broken one the same drawing with the first illegal step and the repeated squares marked in red.
+
+    Drawings are kept by submission (students of one assignment often hand in the same tour)."""
+    s = result.submission
+    key = (s.board.n, s.board.m, tuple(s.squares), tuple(s.labels), result.first_error_step)
+    if key not in _SVG_CACHE:
+        if len(_SVG_CACHE) > 4096:
+            _SVG_CACHE.clear()
+        _SVG_CACHE[key] = _draw(result)
+    return _SVG_CACHE[key]
+
+
+def _draw(result: Check) -> str:
+    from knight.engine import Tour
+    from knight.report import diagrams as d
+
+    board = result.board
+    squares = result.submission.squares
+    if result.verdict != NOT_A_TOUR:
+        return d.tour_svg(Tour.from_squares(board, squares, method="student"), title=f"the tour on {board}")
+    svg = d._board(board, f"the submission on {board}, errors in red")
+    on = [sq for sq in squares if board.contains(sq)]
+    width = d.SQUARE / 16
+    if len(on) > 1:
+        ET.SubElement(svg, "polyline", {"points": " ".join("{},{}".format(*map(d._f, d._centre(*sq))) for sq in on),
+                                        "fill": "none", "stroke": d.PATH, "stroke-width": d._f(width),
+                                        "stroke-opacity": "0.75", "class": "path"})
+    if result.first_error_step is not None:
+        labels = result.submission.labels
+        i = next((j for j, k in enumerate(labels) if k >= result.first_error_step), None)
+        if i is not None and i + 1 < len(squares) and board.contains(squares[i]) and board.contains(squares[i + 1]):
+            (x0, y0), (x1, y1) = d._centre(*squares[i]), d._centre(*squares[i + 1])
+            ET.SubElement(svg, "line", {"x1": d._f(x0), "y1": d._f(y0), "x2": d._f(x1), "y2": d._f(y1),
+                                        "stroke": d.END, "stroke-width": d._f(width * 4), "class": "first-error"})
+    for k, sq in zip(result.submission.labels, squares):
+        if not board.contains(sq):
+            continue
+        x, y = d._centre(*sq)
+        repeated = sq in result.repeated
+        ET.SubElement(svg, "circle", {"cx": d._f(x), "cy": d._f(y), "r": d._f(d.SQUARE * 0.3),
+                                      "fill": "#ffd6d6" if repeated else "#fffdf6",
+                                      "stroke": d.END if repeated else d.PATH, "stroke-width": "1.5" if repeated
+                                      else "0.6", "class": "repeated" if repeated else "square"})
+        if max(board.n, board.m) <= d.NUMBERED_UP_TO:
+            d._label(svg, (x, y), str(k), d.TEXT, d.SQUARE * (0.3 if k > 99 else 0.36))
+    return d._to_string(svg)
+
+
+def write_feedback(row: Row, out: Path, *, pdf: bool = False) -> None:
+    """Write ``out/<student>.html`` (and ``.pdf``) atomically."""
+    page = feedback_html(row)
+    _write_atomic(out / f"{row.student}.html", page)
+    if pdf:
+        from knight.report.render import write_pdf
+
+        write_pdf(page, out / f"{row.student}.pdf")
