@@ -257,7 +257,6 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
          if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params),
         key=lambda t: (t["size"], t["order"] != "plain"))
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
-    board5 = Board(5, 5)
     proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
     plain = [t for t in first_tours if t["order"] == "plain"]
     drawn = plain[0] if plain else first_tours[0]
@@ -424,8 +423,8 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
     return {"boards": boards, "board": board_text(eight.n, eight.m), "joined": joined, "shown": shown,
             "svg": tour_svg(eight.tour(), title=f"a closed tour of {board_text(eight.n, eight.m)} with the join "
                             "property", highlight=structured_moves(eight.n, eight.m)),
-            "glance": f"Every corner uses the same two moves, so four such closed tours of the quarters of a "
-                      f"board join into one by swapping one corner move in each"
+            "glance": "Every corner uses the same two moves, so four such closed tours of the quarters of a "
+                      "board join into one by swapping one corner move in each"
                       + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
                       + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, "
                       f"{shown['corner_moves']} of {shown['of']} corner moves present."}
