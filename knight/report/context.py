@@ -26,7 +26,7 @@ from knight.report.charts import distributions_svg, estimates_svg, success_by_si
 from knight.report.diagrams import heat_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
-from knight.report.records import CensusRecord, MissingData, Record, Results, Summary
+from knight.report.records import CensusRecord, EstimateRecord, MissingData, Record, Results, Summary
 from knight.report.text import board_text, power_of_ten, scientific
 
 #: The four start squares of each homework board, as the document asks them (questions.toml).
@@ -54,7 +54,7 @@ class StoreData:
 
     results: Results
     censuses: list[CensusRecord]
-    estimates: list[Any] = field(default_factory=list)
+    estimates: list[EstimateRecord] = field(default_factory=list)
 
     def only(self, jobs: Iterable[str] | None) -> StoreData:
         """The results of the named jobs only (all when ``jobs`` is None)."""
@@ -64,7 +64,7 @@ class StoreData:
         return StoreData(
             Results([r for r in self.results.records if wanted & set(r.jobs)], hint=self.results.hint),
             [c for c in self.censuses if wanted & set(c.jobs)],
-            [e for e in self.estimates if wanted & set(getattr(e, "jobs", ()))],
+            [e for e in self.estimates if wanted & set(e.jobs)],
         )
 
 

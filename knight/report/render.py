@@ -89,7 +89,8 @@ class alongside:
     and wait for them at its end; where the platform cannot fork or has one core, run them first.
 
     Used to render the handout, which needs no store, while the answer key is computed. A task that
-    fails makes the block's end raise :class:`RenderError`; a block that fails stops the tasks.
+    fails makes the block's end raise :class:`RenderError`; a block that fails still waits for the tasks
+    (the handout is written even when the key cannot be); Ctrl-C reaches the children too.
     """
 
     def __init__(self, tasks: Sequence[Callable[[], None]]) -> None:
@@ -108,9 +109,7 @@ class alongside:
         return self
 
     def __exit__(self, kind: type | None, *_: object) -> None:
-        for child in self.children:
-            if kind is not None:
-                child.terminate()
+        for child in self.children:  # let them finish even when the block failed: what they write is good
             child.join()
         if kind is None and any(child.exitcode != 0 for child in self.children):
             raise RenderError("rendering the handout failed (see the message above)")
