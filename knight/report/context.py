@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from statistics import median
 from typing import Any, Callable, Iterable
 
@@ -25,7 +26,7 @@ from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
 from knight.report.diagrams import heat_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
-from knight.report.reach import judge_claims, reach_by_rule, side_ranges
+from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, MissingData, Record, Results, Summary
 from knight.report.text import board_text, power_of_ten, scientific
 
@@ -55,6 +56,12 @@ class StoreData:
     results: Results
     censuses: list[CensusRecord]
     estimates: list[EstimateRecord] = field(default_factory=list)
+
+    @cached_property
+    def reach(self) -> dict[str, Reach]:
+        """How far each Warnsdorff rule goes from the corner (:func:`~knight.report.reach.reach_by_rule`),
+        computed once for the questions that use it."""
+        return reach_by_rule(self.results.records)
 
     def only(self, jobs: Iterable[str] | None) -> StoreData:
         """The results of the named jobs only (all when ``jobs`` is None)."""
@@ -485,7 +492,7 @@ def blog_script(data: StoreData) -> dict[str, Any]:
 
 
 def blog_past_50(data: StoreData) -> dict[str, Any]:
-    reach = reach_by_rule(data.results.records)
+    reach = data.reach
     if "first" not in reach:
         raise MissingData("no board-size study")
     first = reach["first"]
@@ -514,7 +521,7 @@ def blog_past_50(data: StoreData) -> dict[str, Any]:
 
 
 def blog_w_plus(data: StoreData) -> dict[str, Any]:
-    reach = reach_by_rule(data.results.records)
+    reach = data.reach
     if "first" not in reach:
         raise MissingData("no board-size study")
     largest = max(r.sides[-1] for r in reach.values())

@@ -39,9 +39,9 @@ def handout_context() -> dict[str, Any]:
 
 
 def unbreakable(text: str) -> str:
-    """``text`` with no-break spaces where a line break would split a board size or a square:
-    "5 × 5" and "n × m" around the ×, "(0, 0)" after its comma, "m = 50" around the =."""
-    text = text.replace(" × ", f"{NBSP}×{NBSP}")
+    """``text`` with no-break spaces where a line break would split a square or a value: "(0, 0)"
+    after its comma, "m = 50" around the =. (Board sizes, "5 × 5", are kept whole for every edition by
+    :func:`knight.report.render.render_html`.)"""
     text = re.sub(r"\((\d+), (\d+)\)", rf"(\1,{NBSP}\2)", text)
     return re.sub(r"\b(\w) = (\d)", rf"\1{NBSP}={NBSP}\2", text)
 
