@@ -303,7 +303,7 @@ class Store:
         try:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
             self.db.execute("PRAGMA busy_timeout = 60000")
-            self.db.execute("PRAGMA journal_mode = WAL")
+            self._switch_to_wal()
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA foreign_keys = ON")
             with self.transaction():
@@ -318,6 +318,19 @@ class Store:
         except StoreVersionError:
             self.db.close()
             raise
+
+    def _switch_to_wal(self) -> None:
+        """Put the store in WAL mode. SQLite answers "database is locked" at once, without waiting for
+        the busy timeout, when another process is switching a new store's journal mode at the same
+        moment (two runs starting together): wait a little and try again."""
+        for attempt in range(100):
+            try:
+                self.db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == 99:
+                    raise
+                time.sleep(0.05)
 
     def close(self) -> None:
         self.db.close()
