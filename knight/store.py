@@ -112,6 +112,10 @@ CREATE TABLE IF NOT EXISTS census_tasks (
     census_id INTEGER NOT NULL REFERENCES censuses(id), task_key TEXT NOT NULL REFERENCES tasks(key),
     PRIMARY KEY (census_id, task_key)
 ) WITHOUT ROWID;
+-- closed tours up to the board's symmetries, listed once by the runner when a closed census completes
+CREATE TABLE IF NOT EXISTS census_classes (
+    census_id INTEGER PRIMARY KEY REFERENCES censuses(id), classes INTEGER NOT NULL CHECK (classes >= 0)
+);
 CREATE TABLE IF NOT EXISTS job_censuses (
     job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
 ) WITHOUT ROWID;
@@ -380,9 +384,11 @@ class Store:
                 texts[t.params] = (json.dumps(t.params_dict, sort_keys=True), json.dumps(t.group_params, sort_keys=True))
             rows.append((t.key, t.method, *texts[t.params], t.n, t.m, t.start[0], t.start[1]))
         with self.transaction() as db:
-            db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
-            db.executemany("INSERT INTO job_tasks VALUES (?, ?)", [(job, row[0]) for row in rows])
+            registered = {key for (key,) in db.execute("SELECT task_key FROM job_tasks WHERE job = ?", (job,))}
+            if registered != {row[0] for row in rows}:  # an unchanged job (the usual re-run) writes nothing
+                db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
+                db.executemany("INSERT INTO job_tasks VALUES (?, ?)", [(job, row[0]) for row in rows])
             db.execute("DELETE FROM job_censuses WHERE job = ?", (job,))
             for plan in censuses:
                 spec = plan.spec
@@ -519,6 +525,11 @@ class Store:
         """Every census of ``job`` (of every job by default), put together from its units' counts."""
         return read_censuses(self.db, job)
 
+    def record_classes(self, census_id: int, classes: int) -> None:
+        """Store the number of closed tours up to symmetry of a complete census."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO census_classes VALUES (?, ?)", (census_id, classes))
+
     def estimates(self, job: str | None = None) -> list[StoredEstimate]:
         """Every done tree-size estimate of ``job`` (of every job by default)."""
         return read_estimates(self.db, job)
@@ -551,11 +562,14 @@ class StoredCensus:
     nodes: int
     jobs: tuple[str, ...]
     census: Census | None
+    #: closed tours up to the board's symmetries (None until the runner has listed them)
+    symmetric: int | None = None
+    census_id: int = 0
 
 
 _CENSUSES = """
 SELECT c.id, c.n, c.m, c.closed, c.removed, c.starts, c.depth, c.units,
-       (SELECT group_concat(jc.job) FROM job_censuses jc WHERE jc.census_id = c.id)
+       (SELECT group_concat(jc.job) FROM job_censuses jc WHERE jc.census_id = c.id), {classes}
 FROM censuses c
 WHERE ? IS NULL OR EXISTS (SELECT 1 FROM job_censuses jc WHERE jc.census_id = c.id AND jc.job = ?)
 ORDER BY c.n * c.m, c.n, c.closed, c.removed, c.starts, c.depth
@@ -572,7 +586,11 @@ def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Stored
     """The censuses of ``job`` (every job by default) in the store open on ``db`` (read-only will do),
     each put together with :func:`~knight.engine.census.assemble` once every unit has its count."""
     found = []
-    for census_id, n, m, closed, removed, starts, depth, units, jobs in db.execute(_CENSUSES, (job, job)).fetchall():
+    # a store written before the table existed, opened read-only, has no classes yet
+    has_classes = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'census_classes'").fetchone()
+    query = _CENSUSES.format(classes="(SELECT classes FROM census_classes cc WHERE cc.census_id = c.id)"
+                             if has_classes else "NULL")
+    for census_id, n, m, closed, removed, starts, depth, units, jobs, classes in db.execute(query, (job, job)).fetchall():
         plan, counts, failed = [], [], 0
         for params, row, col, status, tours, nodes in db.execute(_CENSUS_UNITS, (census_id,)):
             failed += status == "failed"
@@ -585,6 +603,7 @@ def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Stored
             spec, units=units, done=len(counts), failed=failed, nodes=sum(count.nodes for count in counts),
             jobs=tuple(sorted((jobs or "").split(","))),
             census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
+            symmetric=classes, census_id=census_id,
         ))
     return found
 

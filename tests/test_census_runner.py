@@ -118,6 +118,25 @@ def test_load_census_gives_the_report_every_census(tmp_path):
     assert partial.counts == {} and partial.total is None and partial.removed == ((0, 0), (3, 3))
 
 
+def test_closed_tours_up_to_symmetry_are_listed_once_by_the_run_and_read_back(tmp_path, monkeypatch):
+    from knight.engine.census import cycles_up_to_symmetry
+    from knight.runner import sweep
+
+    path = tmp_path / "s.sqlite"
+    job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
+    calls = []
+    monkeypatch.setattr(sweep, "cycles_up_to_symmetry", lambda *a, **k: calls.append(a) or cycles_up_to_symmetry(*a, **k))
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())  # the count is stored: not listed again
+        (stored,) = store.censuses()
+    assert len(calls) == 1 and stored.symmetric == cycles_up_to_symmetry(Board(3, 10))
+    with sqlite3.connect(path) as db:  # a store from before the table existed: no count, no error
+        db.execute("DROP TABLE census_classes")
+    (record,) = load_census(path)
+    assert record.symmetric is None and record.undirected == stored.census.cycles
+
+
 def test_knight_census_twice_does_no_work_the_second_time(tmp_path, capsys):
     store = tmp_path / "s.sqlite"
     answers = []

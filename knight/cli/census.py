@@ -16,7 +16,7 @@ from knight.cli import app, parse_square
 from knight.cli.run import (EXIT_SOME_FAILED, ExecutorOption, SchedulerOption, StoreOption, VerboseOption,
                             check_run_options, run_in_store)
 from knight.engine import Board
-from knight.engine.census import SYMMETRY_LIMIT, Census, CensusSpec, cycles_up_to_symmetry
+from knight.engine.census import Census, CensusSpec
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.runner import default_workers
 from knight.runner.jobs import census_job
@@ -73,9 +73,7 @@ def census(
         for _, what, attempts, reason in failures:
             typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
         return EXIT_SOME_FAILED
-    symmetric = None
-    if closed and stored.census.cycles and stored.census.cycles <= SYMMETRY_LIMIT:
-        symmetric = cycles_up_to_symmetry(board, removed=removed, limit=SYMMETRY_LIMIT)
+    symmetric = stored.symmetric  # listed by the run when the closed census completed
     run = {"store": str(path), "units_run": summary.ran, "units_stored": summary.already_done,
            "processes": processes, "executor": executor, "seconds": round(summary.seconds, 4)}
     return _print(board, closed, removed, start, verdict, stored, symmetric, run, as_json)

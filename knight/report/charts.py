@@ -6,15 +6,16 @@ import hashlib
 import io
 import math
 import re
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib
+import matplotlib.colors
 import matplotlib.ticker
+from matplotlib import rc_context
+from matplotlib.figure import Figure  # not pyplot: no GUI backend, no global figure list, a faster import
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from knight.report.text import power_of_ten  # noqa: E402
+from knight.report.text import power_of_ten
 
 _STYLE = {
     "svg.hashsalt": "knight",  # stable element ids, so the same data gives the same SVG
@@ -45,8 +46,8 @@ def _series_style(index: int) -> dict[str, object]:
 def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, title: str,
                         xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(5.0, 2.9))
+    with rc_context(_STYLE):
+        figure, axes = _subplots(figsize=(5.0, 2.9))
         for index, (name, (sizes, rates)) in enumerate(series.items()):
             axes.plot(list(sizes), list(rates), label=name, **_series_style(index))
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
@@ -58,8 +59,8 @@ def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabe
                       title: str | None = None) -> str:
     """How far groups of walks get: for each value k, the share of a group's values that are at least k,
     one line per group with its own marker and style (smooth to read even for a small group)."""
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(5.0, 2.2))
+    with rc_context(_STYLE):
+        figure, axes = _subplots(figsize=(5.0, 2.2))
         for index, (name, values) in enumerate(series.items()):
             ordered = sorted(int(v) for v in values)
             xs = list(range(ordered[0], ordered[-1] + 1))
@@ -76,8 +77,8 @@ def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *
                   exact: Mapping[str, float] | None = None) -> str:
     """How an estimate moves as probes grow: ``{label: (probes, running mean)}`` on log–log axes, with the
     exact value, where known, as a dotted level of the same colour."""
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(5.0, 2.4))
+    with rc_context(_STYLE):
+        figure, axes = _subplots(figsize=(5.0, 2.4))
         for index, (name, (probes, means)) in enumerate(series.items()):
             style = _series_style(index)
             axes.plot(list(probes), list(means), label=f"{name}: estimate", **style)
@@ -94,11 +95,11 @@ def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *
 
 def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: str) -> str:
     """Small multiples, one per rule: for each board n × m, whether the rule found a full tour from the corner."""
-    with plt.rc_context({**_STYLE, "axes.grid": False}):
+    with rc_context({**_STYLE, "axes.grid": False}):
         columns = min(4, len(maps))  # more would shrink the labels below legibility on a page
         rows_of_maps = -(-len(maps) // columns)
-        figure, grid_of_axes = plt.subplots(rows_of_maps, columns, figsize=(1.8 * columns + 0.6, 2.3 * rows_of_maps),
-                                            squeeze=False, sharey=True)
+        figure, grid_of_axes = _subplots(rows_of_maps, columns, figsize=(1.8 * columns + 0.6, 2.3 * rows_of_maps),
+                                         squeeze=False, sharey=True)
         every_axes = list(grid_of_axes.flat)
         for axes in every_axes[len(maps):]:
             axes.set_visible(False)
@@ -118,11 +119,15 @@ def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: 
         return _to_svg(figure)
 
 
-def _to_svg(figure: plt.Figure) -> str:
+def _subplots(rows: int = 1, columns: int = 1, *, figsize: tuple[float, float], **options: object) -> tuple[Figure, Any]:
+    figure = Figure(figsize=figsize)
+    return figure, figure.subplots(rows, columns, **options)
+
+
+def _to_svg(figure: Figure) -> str:
     buffer = io.StringIO()
     figure.tight_layout()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    plt.close(figure)
     text = buffer.getvalue()
     return _own_ids(text[text.index("<svg"):])  # drop the XML prologue and doctype to inline the SVG in HTML
 

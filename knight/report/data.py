@@ -9,7 +9,6 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Iterator
 
-from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
 from knight.report.records import CensusRecord, EstimateRecord, MissingData, Record, Results
 from knight.store import SCHEMA_VERSION, StoreVersionError, read_censuses, read_estimates, schema_version
 
@@ -43,14 +42,13 @@ def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Resu
     )
 
 
-def load_census(store: Path, *, symmetric_up_to: int = SYMMETRY_LIMIT) -> list[CensusRecord]:
+def load_census(store: Path) -> list[CensusRecord]:
     """Every census in the store (`knight census`, and census sweeps of `knight run`), one
     :class:`CensusRecord` each, ordered by board size, open before closed.
 
     A complete census carries its per-start counts and totals; an incomplete one only how many
-    of its units are done. Closed tours up to the board's symmetries are found by listing the
-    cycles (:func:`~knight.engine.census.cycles_up_to_symmetry`, about 0.4 s for 6 × 6), only
-    when there are at most ``symmetric_up_to`` of them (0: never). Raises :class:`MissingData`
+    of its units are done. Closed tours up to the board's symmetries are those the runner
+    counted when the census completed (None before). Raises :class:`MissingData`
     when the store does not exist and :class:`~knight.store.StoreVersionError` when another
     version of knight wrote it.
 
@@ -64,17 +62,14 @@ def load_census(store: Path, *, symmetric_up_to: int = SYMMETRY_LIMIT) -> list[C
     records = []
     for found in stored:
         spec, result = found.spec, found.census
-        counts, symmetric = {}, None
+        counts = {}
         if result is not None:
             counts = {(row, col): int(result.counts[row, col]) for row in range(spec.n) for col in range(spec.m)
                       if result.counts[row, col] >= 0}
-            if spec.closed and spec.starts is None and result.cycles is not None \
-                    and result.cycles <= symmetric_up_to:
-                symmetric = cycles_up_to_symmetry(spec.board, removed=spec.removed, limit=symmetric_up_to)
         records.append(CensusRecord(
             n=spec.n, m=spec.m, closed=spec.closed, removed=spec.removed, starts=spec.starts, depth=spec.depth,
             counts=counts, total=None if result is None else result.total,
-            undirected=None if result is None else result.undirected, symmetric=symmetric, nodes=found.nodes,
+            undirected=None if result is None else result.undirected, symmetric=found.symmetric, nodes=found.nodes,
             units_done=found.done, units_total=found.units, jobs=found.jobs,
         ))
     return records
