@@ -47,13 +47,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import numpy as np
-
-from knight.engine import Board, InvalidInput, Tour
+from knight.engine import Board, Tour
 from knight.engine.board import Square
 from knight.engine.census import Census, CensusSpec, CensusUnit, UnitCount, assemble
-from knight.engine.codec import decode_path, encode_path, encoded_size
+from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
+from knight.errors import PathNotKept, StoreError, StoreVersionError
+from knight.tasks import (
+    PATH_KEPT_UP_TO_SQUARES,
+    EstimateResult,
+    TaskResult,
+    incomplete,
+    removed_squares,
+    validate,
+)
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
@@ -62,12 +69,6 @@ STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
 SCHEMA_VERSION = 4
-#: The method name of a census-unit task: it counts tours (``counts``) rather than building one (``tours``).
-CENSUS = "census"
-#: The method name of a tree-size task: Knuth's estimate of the plain backtracking tree (``estimates``).
-ESTIMATE = "estimate"
-#: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
-PATH_KEPT_UP_TO_SQUARES = 100_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -128,15 +129,6 @@ def store_path(given: str | Path | None = None) -> Path:
     return Path(given or os.environ.get(STORE_VARIABLE) or DEFAULT_STORE)
 
 
-class StoreVersionError(InvalidInput):
-    """A store written by another version of knight: it is a cache, so it is refused, not migrated."""
-
-    def __init__(self, path: str | Path, version: int) -> None:
-        super().__init__(f"the store {path} has format version {version}, this knight writes version "
-                         f"{SCHEMA_VERSION}; delete it (its results are rebuilt by the next run) or give another "
-                         "path with --store")
-
-
 def schema_version(db: sqlite3.Connection) -> int | None:
     """The format version of the store open on ``db``: None for an empty file, 0 for a store from
     before versions were recorded (it has tables but no ``user_version``)."""
@@ -144,157 +136,6 @@ def schema_version(db: sqlite3.Connection) -> int | None:
     if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
         return None
     return version
-
-
-class PathNotKept(LookupError):
-    """The tour is stored, but not its path (its board has more than PATH_KEPT_UP_TO_SQUARES squares)."""
-
-
-@dataclass(frozen=True)
-class EstimateResult:
-    """What a tree-size task (method :data:`ESTIMATE`) found from its start square: Knuth's estimate
-    of the plain backtracking tree (``estimate``), the tree counted exactly where the task could
-    (``exact_nodes``, ``exact_tours``; None elsewhere), and the plain search timed where asked:
-    ``rate_nodes`` nodes in ``rate_seconds`` seconds (None when not timed)."""
-
-    estimate: TreeEstimate
-    exact_nodes: int | None = None
-    exact_tours: int | None = None
-    rate_nodes: int | None = None
-    rate_seconds: float | None = None
-
-    @property
-    def nodes_per_second(self) -> float | None:
-        """The measured speed of the plain search, or None when it was not timed."""
-        return rate_of(self.rate_nodes, self.rate_seconds)
-
-
-def rate_of(nodes: int | None, seconds: float | None) -> float | None:
-    """Nodes per second, or None when not measured."""
-    return nodes / seconds if nodes and seconds else None
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    """What one task produced, as a worker sends it back: a tour (full or not), a census unit's
-    count, or why it failed.
-
-    A tour task's result carries the tour (``moves`` and the flags and keys after it); a census
-    unit's (method :data:`CENSUS`) carries ``tours`` and ``nodes`` instead. ``attempts`` counts
-    the runs of the task, those lost with a dead worker included.
-    """
-
-    key: str
-    n: int
-    m: int
-    method: str
-    ok: bool
-    error: str = ""
-    attempts: int = 1
-    moves: bytes | None = None  # the path, encoded by knight.engine.codec; None when not kept (or not ok)
-    length: int = 0
-    full: bool = False
-    closed: bool = False
-    success: bool = False
-    work: int = 0
-    work_unit: str = ""
-    budget_exhausted: bool = False
-    key_directed: str = ""
-    key_undirected: str = ""
-    key_symmetric: str = ""
-    removed: tuple[Square, ...] = ()  # squares taken off the board (a full tour covers the others)
-    tours: int | None = None  # census units only: directed tours counted (None for a tour task)
-    nodes: int = 0  # census units only: squares placed by the search
-    estimate: EstimateResult | None = None  # tree-size tasks only
-
-    @property
-    def is_count(self) -> bool:
-        """True for a census unit's result (a count), False for a tour task's (a tour)."""
-        return self.method == CENSUS
-
-    @property
-    def is_estimate(self) -> bool:
-        """True for a tree-size task's result (an estimate)."""
-        return self.method == ESTIMATE
-
-    @classmethod
-    def from_estimate(cls, key: str, n: int, m: int, estimate: EstimateResult) -> TaskResult:
-        """The result of a tree-size task on an ``n`` x ``m`` board."""
-        return cls(key, n, m, ESTIMATE, ok=True, estimate=estimate)
-
-    @classmethod
-    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int) -> TaskResult:
-        """The result of a census-unit task on an ``n`` x ``m`` board that counted ``tours`` in ``nodes``."""
-        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes)
-
-    @classmethod
-    def from_tour(cls, key: str, tour: Tour) -> TaskResult:
-        """The result of a task that built ``tour``: its path encoded, unless the board has more
-        than :data:`PATH_KEPT_UP_TO_SQUARES` squares."""
-        kept = tour.board.size <= PATH_KEPT_UP_TO_SQUARES
-        return cls(
-            key, tour.board.n, tour.board.m, tour.method, ok=True,
-            moves=encode_path(tour.path, tour.board.m) if kept else None,
-            length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
-            work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
-            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric, removed=tour.removed,
-        )
-
-
-def validate(result: TaskResult, built: Tour | None = None) -> str:
-    """Check a result's tour as it will be stored; return '' when sound, else what is wrong.
-
-    Without ``built``, the tour is decoded from ``moves`` and rebuilt as a :class:`Tour` (so
-    validated: on the board, no square twice, knight moves), and must be as long, full and
-    closed as the result says, and the path its directed key names. With ``built``, the tour the
-    result was made from (already validated when it was built, as in a worker, which checks every
-    result before sending it), ``moves`` must decode to exactly its squares, and the result carry
-    its flags and key. A result without ``moves`` (a board too large to keep the path) is checked
-    for completeness only: its tour was validated when built.
-    """
-    if not result.ok:
-        return ""
-    problem = _incomplete(result)
-    if problem or result.is_count or result.is_estimate or result.moves is None:
-        return problem
-    try:
-        path = decode_path(result.moves, result.n, result.m)
-        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method,
-                                                    removed=result.removed)
-    except (InvalidInput, ValueError) as error:
-        return f"invalid tour: {error}"
-    if built is not None and not np.array_equal(path, built.path):
-        return "invalid tour: its stored form does not decode to its squares"
-    if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
-        return "invalid tour: its length, fullness or closedness does not match its squares"
-    if tour.key_directed != result.key_directed:
-        return "invalid tour: its squares are not the tour its key names"
-    return ""
-
-
-def _incomplete(result: TaskResult) -> str:
-    """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
-    if result.is_count:
-        if result.tours is None or result.tours < 0 or result.nodes < 1:
-            return "invalid count: a census unit counts zero or more tours in at least one node"
-        return ""
-    if result.is_estimate:
-        found = result.estimate
-        if found is None or found.estimate.probes < 1 or not np.isfinite(
-                [found.estimate.node_mean, found.estimate.node_sd, found.estimate.tour_mean, found.estimate.tour_sd]
-        ).all() or found.estimate.node_mean < 1:
-            return "invalid estimate: a tree of at least one node, from at least one probe, in finite numbers"
-        return ""
-    if not 0 < result.length <= result.n * result.m:
-        return "invalid tour: its length does not fit its board"
-    if result.moves is None:
-        if result.n * result.m <= PATH_KEPT_UP_TO_SQUARES:
-            return "invalid tour: its path is missing"
-    elif len(result.moves) != encoded_size(result.length):
-        return "invalid tour: its path does not match its length"
-    if not all((result.key_directed, result.key_undirected, result.key_symmetric)):
-        return "invalid tour: a deduplication key is missing"
-    return ""
 
 
 class Store:
@@ -313,12 +154,12 @@ class Store:
             with self.transaction():
                 version = schema_version(self.db)
                 if version not in (None, SCHEMA_VERSION):
-                    raise StoreVersionError(self.path, version)
+                    raise StoreVersionError(self.path, version, SCHEMA_VERSION)
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
-            raise InvalidInput(f"cannot open the store {self.path}: {error}; give another path with --store") from None
+            raise StoreError(f"cannot open the store {self.path}: {error}; give another path with --store") from None
         except StoreVersionError:
             self.db.close()
             raise
@@ -420,7 +261,7 @@ class Store:
         now = time.time()
         done, failed, tours, counts, estimates = [], [], [], [], []
         for result in results:
-            problem = "" if not result.ok else (validate(result) if revalidate else _incomplete(result))
+            problem = "" if not result.ok else (validate(result) if revalidate else incomplete(result))
             if not result.ok or problem:
                 failed.append((result.key, result.attempts, problem or result.error, run_id, now))
                 continue
@@ -537,11 +378,6 @@ class Store:
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
-
-
-def removed_squares(params: dict[str, Any] | Any) -> tuple[Square, ...]:
-    """The squares a task's (or tour's) parameters take off the board (``removed``), as ``(row, col)``."""
-    return tuple((int(row), int(col)) for row, col in params.get("removed", ()))
 
 
 def _squares_text(squares: Iterable[Square]) -> str:

@@ -11,12 +11,12 @@ import re
 from pathlib import Path
 
 import pytest
+from pdf_layout import page_fill, small_texts
+from runner_helpers import REPO, knight
 
 from knight.report.charts import success_by_size_svg
 from knight.report.context import GLOSSARY
 from knight.report.questions import questions
-from pdf_layout import page_fill, small_texts
-from runner_helpers import REPO, knight
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
 MOST_PAGES = 16

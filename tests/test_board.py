@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from knight.engine import HORIZONTAL, MAX_SQUARES, VERTICAL, Board, InvalidInput
 

@@ -1,6 +1,6 @@
 import doctest
-import json
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -8,7 +8,14 @@ import pytest
 import knight.engine.census as census_module
 from knight.engine import Board, InvalidInput
 from knight.engine.census import (
-    CensusUnit, UnitCount, assemble, census, census_units, closed_tours, count_unit, cycles_up_to_symmetry,
+    CensusUnit,
+    UnitCount,
+    assemble,
+    census,
+    census_units,
+    closed_tours,
+    count_unit,
+    cycles_up_to_symmetry,
 )
 
 MOVES = [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)]

@@ -15,16 +15,16 @@ import sqlite3
 import numpy as np
 import pytest
 from distributed import LocalCluster
+from runner_helpers import REPO, end_session, knight, start_knight, stored_results, wait_for_results, write_job
 
 from knight.cli import main
 from knight.engine import Board
 from knight.engine.census import CensusSpec, census, census_units
 from knight.report.data import load_census
 from knight.runner import load_job, run_jobs
-from knight.runner.jobs import Task
 from knight.runner.progress import LineReporter
 from knight.store import Store
-from runner_helpers import REPO, end_session, knight, start_knight, stored_results, wait_for_results, write_job
+from knight.tasks import Task
 
 JOB = """
 name = "counted"

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from knight.engine import HORIZONTAL, VERTICAL, Board, InvalidInput, Tour, find_tour
-from knight.engine import codec
+from knight.engine import HORIZONTAL, VERTICAL, Board, InvalidInput, Tour, codec, find_tour
 from knight.engine.codec import decode_path, encode_path, encoded_size
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 
 from distributed import LocalCluster
+from runner_helpers import write_job
 
 from knight.runner import load_job, run_jobs
 from knight.runner.progress import LineReporter
 from knight.store import Store
-from runner_helpers import write_job
 
 SWEEP = """
 name = "on-dask"

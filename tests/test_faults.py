@@ -13,7 +13,6 @@ import sqlite3
 
 import psutil
 import pytest
-
 from runner_helpers import end_session, knight, start_knight, stored_results, summary, wait_for_results, write_job
 
 SWEEP = """

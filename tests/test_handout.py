@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from pdf_layout import MM, font_sizes, page_fill, page_margins, smallest_font
+from runner_helpers import knight, write_job
+from test_report import SMALL_JOB
 
 from knight.engine import Board
 from knight.report.diagrams import empty_board_svg
 from knight.report.questions import documents, questions
-
-from pdf_layout import MM, font_sizes, page_fill, page_margins, smallest_font
-from runner_helpers import knight, write_job
-from test_report import SMALL_JOB
 
 HANDOUT = "knights-tour-handout"
 #: The colours of an empty board's light background and of its dark squares (knight.report.diagrams).

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from runner_helpers import REPO, write_job
 
 from knight.cli import main
 from knight.runner import JobError, load_job
-from knight.runner.jobs import PARAMETER_DEFAULTS, Task
-from runner_helpers import REPO, write_job
+from knight.runner.jobs import PARAMETER_DEFAULTS
+from knight.tasks import Task
 
 GOOD = """
 name = "small"

@@ -1,12 +1,9 @@
-import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from conftest import is_knight_path
+from hypothesis import given
+from hypothesis import strategies as st
 
 from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, find_tour
-from knight.engine.backtrack import _depth_first
-from knight.engine.greedy import _greedy_walk
-
-from conftest import is_knight_path
 
 GREEDY = [("naive", {}), ("static", {}), ("random-walk", {"seed": 7})] + [
     ("warnsdorff", {"tie": tie, **({"seed": 7} if tie == "random" else {})})

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import is_knight_path
+from runner_helpers import knight, write_job
 
 from knight.engine import Board, InvalidInput, InvalidTour, Tour, find_tour
 from knight.engine.census import census
 from knight.runner import JobError, load_job
-from knight.store import Store, TaskResult, validate
-from conftest import is_knight_path
-from runner_helpers import knight, write_job
+from knight.store import Store
+from knight.tasks import TaskResult, validate
 
 CORNERS_5 = ((0, 0), (4, 4))
 

@@ -2,12 +2,11 @@ import doctest
 
 import numpy as np
 import pytest
+from conftest import is_knight_path
 
 import knight.engine.parberry as parberry_module
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.parberry import BASE_SIZES, covered, parberry_tour, structured_moves
-
-from conftest import is_knight_path
 
 SAMPLE = [(6, 6), (8, 6), (10, 12), (12, 10), (12, 12), (12, 14), (14, 16), (16, 16), (12, 16), (22, 24),
           (6, 10), (12, 8), (12, 20), (24, 40), (60, 48),

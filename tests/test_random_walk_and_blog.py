@@ -6,11 +6,12 @@ from collections import Counter
 from heapq import heappop, heappush
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from runner_helpers import write_job
 
 from knight.engine import TIE_BREAKS, Board, find_tour
 from knight.runner import load_job
-from runner_helpers import write_job
 
 MOVES = [(-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2)]  # Deitel's, as (drow, dcol)
 

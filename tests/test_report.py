@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from runner_helpers import knight, write_job
 
 from knight.engine import Board, find_tour
-
-from runner_helpers import knight, write_job
 
 SMALL_JOB = """
 name = "report-test"

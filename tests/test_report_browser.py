@@ -17,13 +17,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from runner_helpers import knight, write_job
+from test_report import SMALL_JOB
 
 from knight.engine import Board, find_tour
 from knight.report.charts import distributions_svg
 from knight.report.diagrams import tour_svg
-
-from runner_helpers import knight, write_job
-from test_report import SMALL_JOB
 
 PHONE, PROJECTOR = 375, 1280
 

@@ -6,14 +6,15 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
+from runner_helpers import knight, write_job
 
 from knight.engine import Board, Tour, find_tour
 from knight.engine.codec import encode_path
+from knight.errors import PathNotKept, StoreVersionError
 from knight.report.data import load_results
 from knight.report.records import MissingData
-from knight.store import (PATH_KEPT_UP_TO_SQUARES, SCHEMA_VERSION, PathNotKept, Store, StoreVersionError,
-                          TaskResult, validate)
-from runner_helpers import knight, write_job
+from knight.store import SCHEMA_VERSION, Store
+from knight.tasks import PATH_KEPT_UP_TO_SQUARES, TaskResult, validate
 
 
 def result_of(n: int, m: int, key: str = "k") -> tuple[TaskResult, Tour]:

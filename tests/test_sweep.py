@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import sqlite3
 
+from runner_helpers import knight, summary, write_job
+
 from knight.engine import Board, find_tour
 from knight.runner import load_job, run_jobs
 from knight.runner.progress import LineReporter
 from knight.store import Store
-from runner_helpers import knight, summary, write_job
 
 SWEEP = """
 name = "counted"

@@ -8,7 +8,12 @@ import knight.engine.theory as theory_module
 from knight.engine import Board, InvalidInput
 from knight.engine.census import census
 from knight.engine.theory import (
-    COLOURING, CONRAD, SCHWENK, closed_tour_verdict, colour_counts, open_tour_verdict,
+    COLOURING,
+    CONRAD,
+    SCHWENK,
+    closed_tour_verdict,
+    colour_counts,
+    open_tour_verdict,
 )
 
 SMALL = [(n, m) for n in range(1, 31) for m in range(n, 31) if n * m <= 30]

@@ -1,9 +1,10 @@
 """Each tie-break chooses what its definition says, checked at every step against a slow reference."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from knight.engine import TIE_BREAKS, Board, find_tour
+from knight.engine import Board, find_tour
 from knight.engine.squirrel import squirrel_schedule
 
 MOVES = [(-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2)]  # Deitel's, as (drow, dcol)

@@ -2,11 +2,11 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, strategies as st
+from conftest import is_knight_path
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from knight.engine import Board, InvalidTour, Tour, find_tour, warnsdorff_tour
-
-from conftest import is_knight_path
 
 
 def tour_of(board, squares, method="hand"):

@@ -8,7 +8,9 @@ import math
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from runner_helpers import write_job
 
 from knight.cli import main
 from knight.engine import Board, InvalidInput
@@ -18,7 +20,6 @@ from knight.report.data import load_estimates, load_results
 from knight.runner import JobError, load_job, run_jobs
 from knight.runner.progress import LineReporter
 from knight.store import Store
-from runner_helpers import write_job
 
 MOVES = [(-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2)]
 

@@ -5,17 +5,17 @@ Exit statuses, for every command:
 * 0 — done (for `knight tour`: a full tour was found);
 * 1 — an answer that is not a success (for `knight tour`: no full tour was found, the
   partial tour is printed);
-* 2 — bad input: one line on stderr says what was wrong and what would be valid;
+* 2 — bad input, or a store or report that cannot be used: one line on stderr says what was
+  wrong and what to do (every :class:`~knight.errors.KnightError` is caught here, in :func:`main`);
 * 130 — interrupted (Ctrl-C); whatever was already stored is kept.
 """
 
 from __future__ import annotations
 
-import sys
 
 import typer
 
-from knight.engine import InvalidInput
+from knight.errors import InvalidInput, KnightError
 
 try:  # typer 0.29 vendors click; older typer uses click itself
     from typer._click.exceptions import ClickException
@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: run a command; turn every input error into one line and exit status 2."""
     try:
         status = app(args=argv, prog_name="knight", standalone_mode=False)
-    except InvalidInput as error:
-        fail(str(error))
+    except KnightError as error:  # every error knight raises on purpose: one line, its exit status
+        typer.echo(f"knight: error: {error}", err=True)
+        raise SystemExit(error.exit_status)
     except ClickException as error:  # usage errors: unknown option, not an integer, missing argument
         message = error.format_message().strip()
         if not message:  # `knight` alone: the help is already printed
@@ -84,10 +85,10 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # Each command lives in its own module and registers itself on `app`.
-from knight.cli import tour as _tour  # noqa: E402,F401
-from knight.cli import run as _run  # noqa: E402,F401
-from knight.cli import results as _results  # noqa: E402,F401
-from knight.cli import report as _report  # noqa: E402,F401
 from knight.cli import census as _census  # noqa: E402,F401
 from knight.cli import check as _check  # noqa: E402,F401
 from knight.cli import grade as _grade  # noqa: E402,F401
+from knight.cli import report as _report  # noqa: E402,F401
+from knight.cli import results as _results  # noqa: E402,F401
+from knight.cli import run as _run  # noqa: E402,F401
+from knight.cli import tour as _tour  # noqa: E402,F401

@@ -13,8 +13,15 @@ from typing import Annotated, Any, Optional
 import typer
 
 from knight.cli import app, parse_square
-from knight.cli.run import (EXIT_SOME_FAILED, ExecutorOption, SchedulerOption, StoreOption, VerboseOption,
-                            check_run_options, run_in_store)
+from knight.cli.run import (
+    EXIT_SOME_FAILED,
+    ExecutorOption,
+    SchedulerOption,
+    StoreOption,
+    VerboseOption,
+    check_run_options,
+    run_in_store,
+)
 from knight.engine import Board
 from knight.engine.census import Census, CensusSpec
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict

@@ -29,7 +29,8 @@ def check(
     """
     import json
 
-    from knight.grading.check import FULL, check as check_submission
+    from knight.grading.check import FULL
+    from knight.grading.check import check as check_submission
     from knight.grading.formats import Unreadable, parse_board, read_file
 
     assigned = parse_board(board) if board else None

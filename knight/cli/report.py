@@ -31,11 +31,10 @@ def report(
     With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
     from knight.report.context import StoreData, build_context
-    from knight.report.handout import handout_context
     from knight.report.data import load_census, load_estimates, load_results
-    from knight.report.records import MissingData
-    from knight.report.render import EDITIONS, PAPERS, RenderError, alongside, render_html, write_pdf, write_text
-    from knight.runner.jobs import JobError, load_job
+    from knight.report.handout import handout_context
+    from knight.report.render import EDITIONS, PAPERS, alongside, render_html, write_pdf, write_text
+    from knight.runner.jobs import load_job
     from knight.store import store_path
 
     for name in edition:
@@ -43,10 +42,7 @@ def report(
             fail(f"unknown edition {name!r}; choose from: {', '.join(EDITIONS)}")
     if paper not in PAPERS:
         fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
-    try:
-        shown = [load_job(job).name for job in jobs] if jobs else None
-    except JobError as error:
-        fail(str(error))
+    shown = [load_job(job).name for job in jobs] if jobs else None
     meta = _meta(jobs)
 
     def write(name: str, context: dict[str, Any]) -> None:
@@ -58,17 +54,11 @@ def report(
 
     # The handout needs no store: it is written while the key is computed.
     handout = [lambda: write("handout", handout_context())] if "handout" in edition else []
-    try:
-        with alongside(handout):
-            if "key" in edition:
-                path = store_path(store)
-                try:
-                    data = StoreData(load_results(path), load_census(path), load_estimates(path))
-                except MissingData as error:
-                    fail(str(error))
-                write("key", build_context(data.only(shown)))
-    except RenderError as error:
-        fail(str(error))
+    with alongside(handout):
+        if "key" in edition:
+            path = store_path(store)
+            data = StoreData(load_results(path), load_census(path), load_estimates(path))
+            write("key", build_context(data.only(shown)))
     for name in dict.fromkeys(edition):
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
 

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
-from knight.runner import load_job
 from knight.cli.run import StoreOption
+from knight.runner import load_job
 from knight.store import Store, StoredCensus, StoredEstimate, store_path
 
 #: Columns of the summary, with their headings in the table.

@@ -7,9 +7,9 @@ from typing import Iterable
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
 
 #: Move orderings for the search.
 ORDERINGS: dict[str, str] = {

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from knight.engine.errors import InvalidInput
+from knight.errors import InvalidInput
 
 HORIZONTAL = (2, 1, -1, -2, -2, -1, 1, 2)
 VERTICAL = (-1, -2, -2, -1, 1, 2, 2, 1)

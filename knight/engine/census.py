@@ -24,8 +24,8 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
+from knight.errors import InvalidInput
 
 #: The census kernel keeps the visited set in one 64-bit word.
 MAX_CENSUS_SQUARES = 64

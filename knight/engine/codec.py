@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from knight.engine.board import HORIZONTAL, VERTICAL
-from knight.engine.errors import InvalidInput
+from knight.errors import InvalidInput
 
 #: Bytes before the moves: the start square as a little-endian uint32.
 HEADER_BYTES = 4

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from knight.engine.board import HORIZONTAL, VERTICAL, Board, Square
-from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
 from knight.engine.squirrel import squirrel_schedule
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
 
 _DR = np.array(VERTICAL, dtype=np.int64)
 _DC = np.array(HORIZONTAL, dtype=np.int64)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+
 class Kernel:
     """A numba-compatible function, compiled on first use of :attr:`compiled`.
 

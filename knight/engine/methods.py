@@ -7,10 +7,10 @@ from typing import Any, Callable
 
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
 from knight.engine.parberry import parberry_tour
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ from functools import lru_cache
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
 
 #: The boards with a stored base tour (and their transposes): Parberry's six, and three more
 #: (6×10, 6×12, 8×12) so that boards of other proportions are covered too.

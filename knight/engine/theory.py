@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
+from knight.errors import InvalidInput
 
 COLOURING = "colouring"
 SCHWENK = "Schwenk 1991"
@@ -101,7 +101,7 @@ def open_tour_verdict(board: Board, start: Square | None = None, removed: Iterab
         return Verdict(True, FROM_CLOSED, f"{board} has a closed tour; dropping one of its moves gives an open "
                                           "tour from any square")
     if board.n == board.m and n >= 5:
-        return Verdict(True, CONRAD, f"on an n × n board with n ≥ 5 an open tour starts on every square "
+        return Verdict(True, CONRAD, "on an n × n board with n ≥ 5 an open tour starts on every square "
                                      "not of the minority colour")
     return Verdict(None, UNDECIDED, f"{board} has open tours, but not necessarily from {tuple(start)}: search")
 

@@ -11,11 +11,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.errors import InvalidInput
-
-
-class InvalidTour(InvalidInput):
-    """A sequence of squares that is not a knight's path: off the board, repeated, or not a knight move."""
+from knight.errors import InvalidTour
 
 
 @dataclass(frozen=True, eq=False)

@@ -22,8 +22,8 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.census import CensusUnit, UnitCount, count_unit
-from knight.engine.errors import InvalidInput
 from knight.engine.kernel import kernel
+from knight.errors import InvalidInput
 
 #: The running means are kept at these numbers of probes (those no larger than the probes run).
 CHECKPOINTS = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7)

@@ -27,15 +27,12 @@ from pathlib import Path
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import Square
+from knight.errors import Unreadable
 
 FORMATS = ("array", "pairs", "chess", "csv", "json")
 
 #: The largest file read, in bytes: a 400 × 400 array fits; a bigger file is refused at once.
 MAX_BYTES = 2_000_000
-
-
-class Unreadable(Exception):
-    """A submission that cannot be read or understood; the message says why and what would fix it."""
 
 
 @dataclass

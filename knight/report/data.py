@@ -123,7 +123,7 @@ def _read_only(store: Path) -> Iterator[sqlite3.Connection]:
         if version != SCHEMA_VERSION:
             if version is None:
                 raise MissingData(f"the results store {store} is empty; run `knight run jobs/*.toml` first")
-            raise StoreVersionError(store, version)
+            raise StoreVersionError(store, version, SCHEMA_VERSION)
         yield connection
     finally:
         connection.close()

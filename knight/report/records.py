@@ -6,14 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from knight.engine import Board, Tour
-from knight.engine.codec import decode_path
 from knight.engine.board import Square
+from knight.engine.codec import decode_path
 from knight.engine.treesize import TreeEstimate
-from knight.store import rate_of, removed_squares
-
-
-class MissingData(LookupError):
-    """The store lacks results a section needs; the message says which job to run."""
+from knight.errors import MissingData
+from knight.tasks import rate_of, removed_squares
 
 
 @dataclass(frozen=True)

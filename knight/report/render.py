@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import jinja2
 
+from knight.errors import RenderError
 from knight.report.text import power_of_ten, scientific
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
@@ -113,10 +114,6 @@ class alongside:
             child.join()
         if kind is None and any(child.exitcode != 0 for child in self.children):
             raise RenderError("rendering the handout failed (see the message above)")
-
-
-class RenderError(RuntimeError):
-    """A report edition could not be written."""
 
 
 def _run_quietly(task: Callable[[], None]) -> None:

@@ -6,10 +6,9 @@ import logging
 from typing import Callable
 
 from knight.engine import InvalidInput
-from knight.runner.jobs import Task
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
-from knight.store import TaskResult
+from knight.tasks import Task, TaskResult
 
 log = logging.getLogger("knight.runner.dask")
 

@@ -47,28 +47,22 @@ the file, the key and what would be valid.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import random
 import re
 import tomllib
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parameters
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
 from knight.engine.board import Square
-from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit
+from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
-from knight.store import CENSUS, ESTIMATE
-
-
-class JobError(InvalidInput):
-    """A job file that cannot be run: the message names the file, the key and what would be valid."""
-
+from knight.errors import JobError
+from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
 
 JOB_KEYS = {"name": "the job's name", "description": "what it answers", "source": "the document it answers",
             "sweep": "the sweeps ([[sweep]] tables)"}
@@ -92,86 +86,7 @@ SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
-#: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
-_PER_TASK_PARAMS = ("seed", "first", "more")
 
-
-@lru_cache(maxsize=1024)
-def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
-    """Parameters as canonical JSON (a sweep has few parameter sets: each is encoded once)."""
-    return json.dumps(dict(params), sort_keys=True, separators=(",", ":"))
-
-
-@dataclass(frozen=True)
-class Task:
-    """One unit of work: a method with its parameters, from one start square of one board.
-
-    ``key`` is its stable identity: equal for equal work, whatever job or file asked for it.
-    A census-unit task (method :data:`~knight.store.CENSUS`) is made from its unit with
-    :meth:`from_unit`; its parameters are the unit's (closed, removed, first, more), so its key
-    is the unit's, and :attr:`unit` gives the unit back.
-    """
-
-    method: str
-    params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, defaults filled in
-    n: int
-    m: int
-    start: Square
-    key: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).
-        text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
-        object.__setattr__(self, "key", hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
-
-    @classmethod
-    def from_unit(cls, unit: CensusUnit) -> Task:
-        """The task that counts the tours of one census unit."""
-        params = (("closed", unit.closed), ("first", unit.first), ("more", unit.more), ("removed", unit.removed))
-        return cls(CENSUS, params, unit.n, unit.m, unit.start)
-
-    @property
-    def unit(self) -> CensusUnit:
-        """The census unit of a census task (``method == "census"``)."""
-        if self.method != CENSUS:
-            raise ValueError(f"task {self.key} builds a tour ({self.method}); it has no census unit")
-        return CensusUnit.from_dict({**self.params_dict, "n": self.n, "m": self.m, "start": self.start})
-
-    @property
-    def params_dict(self) -> dict[str, Any]:
-        return dict(self.params)
-
-    @property
-    def group_params(self) -> dict[str, Any]:
-        """The parameters that tell one group of tasks apart: without random seeds (repeats of one
-        rule are counted together) or a census unit's moves (the units of one census together)."""
-        return {name: value for name, value in self.params if name not in _PER_TASK_PARAMS}
-
-    def describe(self) -> str:
-        """A short human label, e.g. ``warnsdorff(tie=random, seed=3) 8x8 from (0, 0)`` or
-        ``census 5x5 open start 0,0 first 1,2``."""
-        if self.method == CENSUS:
-            return f"census {self.unit.key}"
-        params = ", ".join(f"{name}={value}" for name, value in self.params)
-        return f"{self.method}({params}) {self.n}x{self.m} from {self.start}"
-
-
-@dataclass(frozen=True)
-class CensusPlan:
-    """One census a sweep asks for (its :class:`~knight.engine.census.CensusSpec`), with the tasks of its units."""
-
-    spec: CensusSpec
-    tasks: tuple[Task, ...]
-
-    @property
-    def keys(self) -> list[str]:
-        """The keys of its unit tasks."""
-        return [task.key for task in self.tasks]
-
-    @classmethod
-    def of(cls, spec: CensusSpec) -> CensusPlan:
-        """The plan of a census: one task per unit, as the engine lists them."""
-        return cls(spec, tuple(Task.from_unit(unit) for unit in spec.units()))
 
 
 @dataclass(frozen=True)

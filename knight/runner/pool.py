@@ -24,9 +24,8 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
-from knight.runner.jobs import Task
 from knight.runner.work import init_worker, run_task
-from knight.store import TaskResult
+from knight.tasks import Task, TaskResult
 
 log = logging.getLogger("knight.runner.pool")
 

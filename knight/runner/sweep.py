@@ -8,12 +8,13 @@ import time
 from dataclasses import dataclass, field
 
 from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
-from knight.runner.jobs import Job, Task
+from knight.runner.jobs import Job
 from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, start_method
 from knight.runner.progress import LineReporter, Reporter
 from knight.runner.work import warm_up
-from knight.store import Store, TaskResult
+from knight.store import Store
+from knight.tasks import Task, TaskResult
 
 log = logging.getLogger("knight.runner")
 

@@ -13,8 +13,7 @@ from knight.engine.board import Square
 from knight.engine.census import CensusUnit, count_unit
 from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
-from knight.runner.jobs import Task
-from knight.store import CENSUS, ESTIMATE, EstimateResult, TaskResult, validate
+from knight.tasks import CENSUS, ESTIMATE, EstimateResult, Task, TaskResult, validate
 
 log = logging.getLogger("knight.runner.work")
 

@@ -1,0 +1,270 @@
+"""The contract between the runner, the store and the report: what a task is, what its result
+holds, and how a result is checked before it is stored.
+
+A :class:`Task` is one unit of work (a method with its parameters, from one start square of
+one board), named by a stable :attr:`~Task.key`. Running it gives a :class:`TaskResult`: a
+tour, or for the two special methods a count (:data:`CENSUS`: one census unit's directed
+tours) or an estimate (:data:`ESTIMATE`: Knuth's estimate of a search tree). :func:`validate`
+checks a result's tour in full; the store checks every result it is given for completeness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from knight.engine import Board, Tour
+from knight.engine.board import Square
+from knight.engine.census import CensusSpec, CensusUnit
+from knight.engine.codec import decode_path, encode_path, encoded_size
+from knight.engine.treesize import TreeEstimate
+from knight.errors import InvalidInput
+
+__all__ = [
+    "CENSUS", "ESTIMATE", "PATH_KEPT_UP_TO_SQUARES", "CensusPlan", "EstimateResult", "Task", "TaskResult",
+    "incomplete", "rate_of", "removed_squares", "validate",
+]
+
+
+#: The method name of a census-unit task: it counts tours (``counts``) rather than building one (``tours``).
+CENSUS = "census"
+#: The method name of a tree-size task: Knuth's estimate of the plain backtracking tree (``estimates``).
+ESTIMATE = "estimate"
+#: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
+PATH_KEPT_UP_TO_SQUARES = 100_000
+#: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
+_PER_TASK_PARAMS = ("seed", "first", "more")
+
+@lru_cache(maxsize=1024)
+def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
+    """Parameters as canonical JSON (a sweep has few parameter sets: each is encoded once)."""
+    return json.dumps(dict(params), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: a method with its parameters, from one start square of one board.
+
+    ``key`` is its stable identity: equal for equal work, whatever job or file asked for it.
+    A census-unit task (method :data:`~knight.store.CENSUS`) is made from its unit with
+    :meth:`from_unit`; its parameters are the unit's (closed, removed, first, more), so its key
+    is the unit's, and :attr:`unit` gives the unit back.
+    """
+
+    method: str
+    params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, defaults filled in
+    n: int
+    m: int
+    start: Square
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).
+        text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
+        object.__setattr__(self, "key", hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
+
+    @classmethod
+    def from_unit(cls, unit: CensusUnit) -> Task:
+        """The task that counts the tours of one census unit."""
+        params = (("closed", unit.closed), ("first", unit.first), ("more", unit.more), ("removed", unit.removed))
+        return cls(CENSUS, params, unit.n, unit.m, unit.start)
+
+    @property
+    def unit(self) -> CensusUnit:
+        """The census unit of a census task (``method == "census"``)."""
+        if self.method != CENSUS:
+            raise ValueError(f"task {self.key} builds a tour ({self.method}); it has no census unit")
+        return CensusUnit.from_dict({**self.params_dict, "n": self.n, "m": self.m, "start": self.start})
+
+    @property
+    def params_dict(self) -> dict[str, Any]:
+        return dict(self.params)
+
+    @property
+    def group_params(self) -> dict[str, Any]:
+        """The parameters that tell one group of tasks apart: without random seeds (repeats of one
+        rule are counted together) or a census unit's moves (the units of one census together)."""
+        return {name: value for name, value in self.params if name not in _PER_TASK_PARAMS}
+
+    def describe(self) -> str:
+        """A short human label, e.g. ``warnsdorff(tie=random, seed=3) 8x8 from (0, 0)`` or
+        ``census 5x5 open start 0,0 first 1,2``."""
+        if self.method == CENSUS:
+            return f"census {self.unit.key}"
+        params = ", ".join(f"{name}={value}" for name, value in self.params)
+        return f"{self.method}({params}) {self.n}x{self.m} from {self.start}"
+
+
+@dataclass(frozen=True)
+class CensusPlan:
+    """One census a sweep asks for (its :class:`~knight.engine.census.CensusSpec`), with the tasks of its units."""
+
+    spec: CensusSpec
+    tasks: tuple[Task, ...]
+
+    @property
+    def keys(self) -> list[str]:
+        """The keys of its unit tasks."""
+        return [task.key for task in self.tasks]
+
+    @classmethod
+    def of(cls, spec: CensusSpec) -> CensusPlan:
+        """The plan of a census: one task per unit, as the engine lists them."""
+        return cls(spec, tuple(Task.from_unit(unit) for unit in spec.units()))
+
+
+@dataclass(frozen=True)
+class EstimateResult:
+    """What a tree-size task (method :data:`ESTIMATE`) found from its start square: Knuth's estimate
+    of the plain backtracking tree (``estimate``), the tree counted exactly where the task could
+    (``exact_nodes``, ``exact_tours``; None elsewhere), and the plain search timed where asked:
+    ``rate_nodes`` nodes in ``rate_seconds`` seconds (None when not timed)."""
+
+    estimate: TreeEstimate
+    exact_nodes: int | None = None
+    exact_tours: int | None = None
+    rate_nodes: int | None = None
+    rate_seconds: float | None = None
+
+    @property
+    def nodes_per_second(self) -> float | None:
+        """The measured speed of the plain search, or None when it was not timed."""
+        return rate_of(self.rate_nodes, self.rate_seconds)
+
+
+def rate_of(nodes: int | None, seconds: float | None) -> float | None:
+    """Nodes per second, or None when not measured."""
+    return nodes / seconds if nodes and seconds else None
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What one task produced, as a worker sends it back: a tour (full or not), a census unit's
+    count, or why it failed.
+
+    A tour task's result carries the tour (``moves`` and the flags and keys after it); a census
+    unit's (method :data:`CENSUS`) carries ``tours`` and ``nodes`` instead. ``attempts`` counts
+    the runs of the task, those lost with a dead worker included.
+    """
+
+    key: str
+    n: int
+    m: int
+    method: str
+    ok: bool
+    error: str = ""
+    attempts: int = 1
+    moves: bytes | None = None  # the path, encoded by knight.engine.codec; None when not kept (or not ok)
+    length: int = 0
+    full: bool = False
+    closed: bool = False
+    success: bool = False
+    work: int = 0
+    work_unit: str = ""
+    budget_exhausted: bool = False
+    key_directed: str = ""
+    key_undirected: str = ""
+    key_symmetric: str = ""
+    removed: tuple[Square, ...] = ()  # squares taken off the board (a full tour covers the others)
+    tours: int | None = None  # census units only: directed tours counted (None for a tour task)
+    nodes: int = 0  # census units only: squares placed by the search
+    estimate: EstimateResult | None = None  # tree-size tasks only
+
+    @property
+    def is_count(self) -> bool:
+        """True for a census unit's result (a count), False for a tour task's (a tour)."""
+        return self.method == CENSUS
+
+    @property
+    def is_estimate(self) -> bool:
+        """True for a tree-size task's result (an estimate)."""
+        return self.method == ESTIMATE
+
+    @classmethod
+    def from_estimate(cls, key: str, n: int, m: int, estimate: EstimateResult) -> TaskResult:
+        """The result of a tree-size task on an ``n`` x ``m`` board."""
+        return cls(key, n, m, ESTIMATE, ok=True, estimate=estimate)
+
+    @classmethod
+    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int) -> TaskResult:
+        """The result of a census-unit task on an ``n`` x ``m`` board that counted ``tours`` in ``nodes``."""
+        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes)
+
+    @classmethod
+    def from_tour(cls, key: str, tour: Tour) -> TaskResult:
+        """The result of a task that built ``tour``: its path encoded, unless the board has more
+        than :data:`PATH_KEPT_UP_TO_SQUARES` squares."""
+        kept = tour.board.size <= PATH_KEPT_UP_TO_SQUARES
+        return cls(
+            key, tour.board.n, tour.board.m, tour.method, ok=True,
+            moves=encode_path(tour.path, tour.board.m) if kept else None,
+            length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
+            work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
+            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric, removed=tour.removed,
+        )
+
+
+def validate(result: TaskResult, built: Tour | None = None) -> str:
+    """Check a result's tour as it will be stored; return '' when sound, else what is wrong.
+
+    Without ``built``, the tour is decoded from ``moves`` and rebuilt as a :class:`Tour` (so
+    validated: on the board, no square twice, knight moves), and must be as long, full and
+    closed as the result says, and the path its directed key names. With ``built``, the tour the
+    result was made from (already validated when it was built, as in a worker, which checks every
+    result before sending it), ``moves`` must decode to exactly its squares, and the result carry
+    its flags and key. A result without ``moves`` (a board too large to keep the path) is checked
+    for completeness only: its tour was validated when built.
+    """
+    if not result.ok:
+        return ""
+    problem = incomplete(result)
+    if problem or result.is_count or result.is_estimate or result.moves is None:
+        return problem
+    try:
+        path = decode_path(result.moves, result.n, result.m)
+        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method,
+                                                    removed=result.removed)
+    except (InvalidInput, ValueError) as error:
+        return f"invalid tour: {error}"
+    if built is not None and not np.array_equal(path, built.path):
+        return "invalid tour: its stored form does not decode to its squares"
+    if (tour.length, tour.full, tour.closed) != (result.length, result.full, result.closed):
+        return "invalid tour: its length, fullness or closedness does not match its squares"
+    if tour.key_directed != result.key_directed:
+        return "invalid tour: its squares are not the tour its key names"
+    return ""
+
+
+def incomplete(result: TaskResult) -> str:
+    """What a done result lacks to be stored ('' when complete): cheap, checked by the store itself."""
+    if result.is_count:
+        if result.tours is None or result.tours < 0 or result.nodes < 1:
+            return "invalid count: a census unit counts zero or more tours in at least one node"
+        return ""
+    if result.is_estimate:
+        found = result.estimate
+        if found is None or found.estimate.probes < 1 or not np.isfinite(
+                [found.estimate.node_mean, found.estimate.node_sd, found.estimate.tour_mean, found.estimate.tour_sd]
+        ).all() or found.estimate.node_mean < 1:
+            return "invalid estimate: a tree of at least one node, from at least one probe, in finite numbers"
+        return ""
+    if not 0 < result.length <= result.n * result.m:
+        return "invalid tour: its length does not fit its board"
+    if result.moves is None:
+        if result.n * result.m <= PATH_KEPT_UP_TO_SQUARES:
+            return "invalid tour: its path is missing"
+    elif len(result.moves) != encoded_size(result.length):
+        return "invalid tour: its path does not match its length"
+    if not all((result.key_directed, result.key_undirected, result.key_symmetric)):
+        return "invalid tour: a deduplication key is missing"
+    return ""
+
+
+def removed_squares(params: dict[str, Any] | Any) -> tuple[Square, ...]:
+    """The squares a task's (or tour's) parameters take off the board (``removed``), as ``(row, col)``."""
+    return tuple((int(row), int(col)) for row, col in params.get("removed", ()))
