@@ -67,7 +67,7 @@ def test_a_census_job_through_the_runner_equals_the_census_computed_directly(tmp
                       + len(census_units(Board(3, 10), closed=True))
                       + len(census_units(Board(4, 4), removed=[(0, 0), (3, 3)])))
     assert run.status == "done" and run.failed == 0 and run.ran == expected_units == len(job.tasks())
-    assert len(stored) == 4 and all(s.done == s.units and s.failed == 0 and s.jobs == ("counted",)
+    assert len(stored) == 4 and all(s.units_done == s.units_total and s.units_failed == 0 and s.jobs == ("counted",)
                                     for s in stored.values())
     five = stored[CensusSpec(5, 5)].census
     direct = census(Board(5, 5))

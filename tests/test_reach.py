@@ -6,7 +6,7 @@ from runner_helpers import knight, write_job
 
 from knight.engine import Board, find_tour
 from knight.report.reach import CLAIMS, Reach, judge_claims, reach_by_rule
-from knight.report.records import Record
+from knight.store import TourRecord as Record
 
 
 def record(tie, m, full, seed=None):

@@ -10,9 +10,8 @@ from runner_helpers import knight, write_job
 
 from knight.engine import Board, Tour, find_tour
 from knight.engine.codec import encode_path
-from knight.errors import PathNotKept, StoreVersionError
+from knight.errors import MissingData, PathNotKept, StoreVersionError
 from knight.report.data import load_results
-from knight.report.records import MissingData
 from knight.store import SCHEMA_VERSION, Store
 from knight.tasks import PATH_KEPT_UP_TO_SQUARES, TaskResult, validate
 
@@ -113,3 +112,37 @@ def test_an_empty_store_file_becomes_a_store_and_the_report_says_it_is_empty(tmp
         assert store.jobs() == []
     with sqlite3.connect(empty) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_readers_open_the_store_read_only_and_change_nothing(tmp_path):
+    """The report and `knight results` read through Store(read_only=True): a missing or empty file
+    is not turned into a store, a read-only store can be read, and a file that is no store gets one line."""
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    shown = knight(["results"], empty)
+    assert shown.returncode == 2 and "empty" in shown.stderr and shown.stderr.count("\n") == 1
+    assert empty.read_bytes() == b""  # not turned into a store
+    missing = tmp_path / "missing.sqlite"
+    assert knight(["results"], missing).returncode == 2 and not missing.exists()
+    not_a_store = tmp_path / "notes.sqlite"
+    not_a_store.write_text("these are my notes, not a database\n" * 100)
+    refused = knight(["results"], not_a_store)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--store" in refused.stderr
+    assert knight(["results"], tmp_path).returncode == 2  # a directory
+
+    store = tmp_path / "s.sqlite"
+    job = write_job(tmp_path, "tiny", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    assert knight(["run", str(job)], store).returncode == 0
+    before = store.read_bytes()
+    store.chmod(0o444)
+    tmp_path.chmod(0o555)  # no journal or WAL files may be made beside it either
+    try:
+        listed = knight(["results", "--json"], store)
+        with Store(store, read_only=True) as opened:
+            records = opened.tours()
+    finally:
+        tmp_path.chmod(0o755)
+        store.chmod(0o644)
+    assert listed.returncode == 0, listed.stderr
+    assert len(records) == 4 and all(r.full and r.jobs == ("tiny",) for r in records)
+    assert store.read_bytes() == before

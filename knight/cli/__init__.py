@@ -12,7 +12,6 @@ Exit statuses, for every command:
 
 from __future__ import annotations
 
-
 import typer
 
 from knight.errors import InvalidInput, KnightError

@@ -27,7 +27,7 @@ from knight.engine.census import Census, CensusSpec
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.runner import default_workers
 from knight.runner.jobs import census_job
-from knight.store import Store, StoredCensus, store_path
+from knight.store import CensusRecord, Store, store_path
 
 #: Boards with fewer squares run on one worker unless --workers says otherwise.
 SMALL_BOARD = 30
@@ -75,8 +75,8 @@ def census(
         (stored,) = results.censuses(job.name)
         failures = results.failures(job.name)
     if stored.census is None:
-        typer.echo(f"knight: the census is incomplete: {stored.done} of {stored.units} units counted, "
-                   f"{stored.failed} failed; run it again to retry them", err=True)
+        typer.echo(f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
+                   f"{stored.units_failed} failed; run it again to retry them", err=True)
         for _, what, attempts, reason in failures:
             typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
         return EXIT_SOME_FAILED
@@ -87,7 +87,7 @@ def census(
 
 
 def _print(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
-           stored: StoredCensus | None, symmetric: int | None, run: dict[str, Any] | None, as_json: bool) -> int:
+           stored: CensusRecord | None, symmetric: int | None, run: dict[str, Any] | None, as_json: bool) -> int:
     result = None if stored is None else stored.census
     if as_json:
         typer.echo(json.dumps(_as_dict(board, closed, removed, start, verdict, result, symmetric, run)))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -15,7 +14,7 @@ from rich.table import Table
 from knight.cli import app, fail
 from knight.cli.run import StoreOption
 from knight.runner import load_job
-from knight.store import Store, StoredCensus, StoredEstimate, store_path
+from knight.store import CensusRecord, EstimateRecord, Store, store_path
 
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
@@ -63,15 +62,13 @@ def results(
     if reach and censuses:
         fail("choose one of --reach and --census")
     path = store_path(store)
-    if not path.exists():
-        fail(f"no store at {path}; run `knight run jobs/*.toml` first, or give --store")
     name = load_job(job).name if job and job.endswith(".toml") else job
-    with Store(path) as opened:
+    with Store(path, read_only=True) as opened:
         known = opened.jobs()
         if name is not None and name not in known:
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
         if reach:
-            return _print_reach(path, name, as_json, as_csv)
+            return _print_reach(opened, name, as_json, as_csv)
         rows = [] if censuses else [_plain(row) for row in opened.summary(name)]
         counted = [census_row(stored) for stored in opened.censuses(name)]
         estimated = [] if censuses else [estimate_row(stored) for stored in opened.estimates(name)]
@@ -89,28 +86,26 @@ def results(
     return 0
 
 
-def census_row(stored: StoredCensus) -> dict[str, Any]:
+def census_row(stored: CensusRecord) -> dict[str, Any]:
     """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
-    spec, result = stored.spec, stored.census
+    spec = stored.spec
     return {
         "jobs": list(stored.jobs), "board": f"{spec.n}x{spec.m}", "kind": spec.kind,
         "removed": [list(square) for square in spec.removed],
         "starts": "all" if spec.starts is None else [list(square) for square in spec.starts], "depth": spec.depth,
-        "units": stored.units, "done": stored.done, "failed": stored.failed,
-        "directed": None if result is None else result.total,
-        "undirected": None if result is None else result.undirected, "nodes": stored.nodes,
+        "units": stored.units_total, "done": stored.units_done, "failed": stored.units_failed,
+        "directed": stored.total, "undirected": stored.undirected, "nodes": stored.nodes,
     }
 
 
-def estimate_row(stored: StoredEstimate) -> dict[str, Any]:
+def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     """One tree-size estimate as a table row (exact tours only where the task counted the tree)."""
-    result, estimate = stored.result, stored.result.estimate
-    rate = result.nodes_per_second
+    rate = estimate.nodes_per_second
     return {
-        "jobs": list(stored.jobs), "board": f"{estimate.n}x{estimate.m}", "start": [list(estimate.start)],
+        "jobs": list(estimate.jobs), "board": f"{estimate.n}x{estimate.m}", "start": [list(estimate.start)],
         "probes": estimate.probes, "seed": estimate.seed,
-        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": result.exact_nodes,
-        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": result.exact_tours,
+        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": estimate.exact_nodes,
+        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": estimate.exact_tours,
         "full_probes": estimate.full_probes, "rate": None if rate is None else f"{rate:.3g}",
     }
 
@@ -179,13 +174,11 @@ def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]], esti
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
 
 
-def _print_reach(path: Path, job: str | None, as_json: bool, as_csv: bool) -> int:
+def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) -> int:
     """The board-size study: per rule, first failure and success by range of m; then the claims judged."""
-    from knight.report.data import load_results
     from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 
-    records = [r for r in load_results(path, drawn_up_to=0).records if job is None or job in r.jobs]
-    by_rule = reach_by_rule(records)
+    by_rule = reach_by_rule(opened.tours(job, drawn_up_to=0))
     if not by_rule:
         fail("the store has no board-size study (warnsdorff from the corner of m x m boards); "
              "run `knight run jobs/board-sizes.toml` first")

@@ -23,11 +23,12 @@ from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
 from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
+from knight.errors import MissingData
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
 from knight.report.diagrams import heat_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
-from knight.report.records import CensusRecord, EstimateRecord, MissingData, Record, Results, Summary
+from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
 from knight.report.text import board_text, power_of_ten, scientific
 
 #: The four start squares of each homework board, as the document asks them (questions.toml).
@@ -400,9 +401,9 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
     }
 
 
-def _searches_by_board(records: list[Record]) -> list[dict[str, Any]]:
+def _searches_by_board(records: list[TourRecord]) -> list[dict[str, Any]]:
     """First-tour searches on boards with squares removed, one row per board: starts tried, tours found."""
-    boards: dict[tuple[int, int], list[Record]] = {}
+    boards: dict[tuple[int, int], list[TourRecord]] = {}
     for record in records:
         boards.setdefault((record.n, record.m), []).append(record)
     return [{"board": board_text(n, m), "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
@@ -645,7 +646,7 @@ def appendix_section() -> dict[str, Any]:
     }
 
 
-def _grid(board: Board, by_start: dict[Square, Record], value: Any) -> np.ndarray:
+def _grid(board: Board, by_start: dict[Square, TourRecord], value: Any) -> np.ndarray:
     grid = np.full((board.n, board.m), np.nan)
     for start, record in by_start.items():
         grid[start] = value(record)

@@ -1,6 +1,6 @@
 """How far each Warnsdorff rule goes: success against board size, and the literature's claims checked.
 
-Works on stored :class:`~knight.report.records.Record` values of the board-size study: runs
+Works on stored :class:`~knight.store.TourRecord` values of the board-size study: runs
 of ``warnsdorff`` from the top-left corner of m × m boards.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from knight.engine import TIE_BREAKS
-from knight.report.records import Record
+from knight.store import TourRecord
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def side_ranges(largest: int, *, smallest: int = 5, columns: int = 5) -> list[tu
     return [(max(low, smallest), min(low + width - 1, largest)) for low in range(1, largest + 1, width)]
 
 
-def reach_by_rule(records: Iterable[Record]) -> dict[str, Reach]:
+def reach_by_rule(records: Iterable[TourRecord]) -> dict[str, Reach]:
     """The :class:`Reach` of every tie-break that has corner runs on at least three square boards."""
     outcomes: dict[str, dict[int, list[int]]] = {}
     for record in records:

@@ -1,4 +1,4 @@
-"""The results store: one SQLite file in WAL mode that a sweep can crash, resume and be queried from.
+"""The results store's database: one SQLite file in WAL mode that a sweep can crash, resume and be read from.
 
 Tables:
 
@@ -24,8 +24,8 @@ Tables:
   rate of the plain search where it timed one (:class:`EstimateResult`).
 * ``censuses`` — every census a job asked for, by what defines it (board, open or closed,
   removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
-  tasks and ``job_censuses`` the jobs that ask for it. :func:`read_censuses` puts a census
-  together from its units' counts (:class:`StoredCensus`).
+  tasks and ``job_censuses`` the jobs that ask for it. :meth:`Store.censuses` puts a census
+  together from its units' counts (:class:`~knight.store.records.CensusRecord`).
 
 The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
 written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
@@ -43,16 +43,17 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from knight.engine import Board, Tour
 from knight.engine.board import Square
-from knight.engine.census import Census, CensusSpec, CensusUnit, UnitCount, assemble
+from knight.engine.census import CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
-from knight.errors import PathNotKept, StoreError, StoreVersionError
+from knight.errors import MissingData, PathNotKept, StoreError, StoreVersionError
+from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 from knight.tasks import (
     PATH_KEPT_UP_TO_SQUARES,
     EstimateResult,
@@ -139,10 +140,20 @@ def schema_version(db: sqlite3.Connection) -> int | None:
 
 
 class Store:
-    """The SQLite results store at ``path`` (created, with its folder, on first use)."""
+    """The SQLite results store at ``path`` (created, with its folder, on first use).
 
-    def __init__(self, path: str | Path) -> None:
+    ``read_only=True`` opens an existing store for reading only (the report, ``knight results``):
+    nothing is created or changed, and a missing or empty store raises :class:`MissingData`.
+    Either way a store written by another version raises :class:`StoreVersionError`, and a file
+    that is not a store :class:`StoreError`.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        if read_only:
+            self._open_read_only()
+            return
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -163,6 +174,22 @@ class Store:
         except StoreVersionError:
             self.db.close()
             raise
+
+    def _open_read_only(self) -> None:
+        if not self.path.is_file():
+            what = "is a directory, not a store" if self.path.is_dir() else "does not exist"
+            raise MissingData(f"{self.path} {what}; run `knight run jobs/*.toml` first, or give --store")
+        try:
+            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60.0)
+            version = schema_version(self.db)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"cannot read the store {self.path}: {error}; give another path with --store") from None
+        if version == SCHEMA_VERSION:
+            return
+        self.db.close()
+        if version is None:
+            raise MissingData(f"the results store {self.path} is empty; run `knight run jobs/*.toml` first")
+        raise StoreVersionError(self.path, version, SCHEMA_VERSION)
 
     def _switch_to_wal(self) -> None:
         """Put the store in WAL mode. SQLite answers "database is locked" at once, without waiting for
@@ -362,45 +389,58 @@ class Store:
             rows.append(row)
         return rows
 
-    def censuses(self, job: str | None = None) -> list[StoredCensus]:
+    def tours(self, job: str | None = None, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> list[TourRecord]:
+        """Every stored tour of ``job`` (of every job by default) as a :class:`TourRecord`, with its
+        path (encoded) on boards of at most ``drawn_up_to`` squares; larger ones carry their keys and
+        flags only."""
+        rows = self.db.execute(_TOURS, {"drawn": drawn_up_to, "job": job}).fetchall()
+        return [
+            TourRecord(method=method, params=json.loads(params), n=n, m=m, start=(row, col), length=length,
+                       full=bool(full), closed=bool(closed), success=bool(success), work=work, work_unit=unit,
+                       budget_exhausted=bool(exhausted), key_directed=directed, key_undirected=undirected,
+                       key_symmetric=symmetric, moves=moves, jobs=_jobs(jobs))
+            for (method, params, n, m, row, col, length, full, closed, success, work, unit, exhausted,
+                 directed, undirected, symmetric, moves, jobs) in rows
+        ]
+
+    def censuses(self, job: str | None = None) -> list[CensusRecord]:
         """Every census of ``job`` (of every job by default), put together from its units' counts."""
-        return read_censuses(self.db, job)
+        return _read_censuses(self.db, job)
 
     def record_classes(self, census_id: int, classes: int) -> None:
         """Store the number of closed tours up to symmetry of a complete census."""
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO census_classes VALUES (?, ?)", (census_id, classes))
 
-    def estimates(self, job: str | None = None) -> list[StoredEstimate]:
-        """Every done tree-size estimate of ``job`` (of every job by default)."""
-        return read_estimates(self.db, job)
+    def estimates(self, job: str | None = None) -> list[EstimateRecord]:
+        """Every done tree-size estimate of ``job`` (of every job by default), smallest board first."""
+        return _read_estimates(self.db, job)
 
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
 
+def _jobs(names: str | None) -> tuple[str, ...]:
+    """The jobs that ask for a task, from SQLite's ``group_concat``."""
+    return tuple(sorted((names or "").split(",")))
+
+
+_TOURS = """
+SELECT t.method, t.params, t.n, t.m, t.start_row, t.start_col,
+       o.length, o.full, o.closed, o.success, o.work, o.work_unit, o.budget_exhausted,
+       o.key_directed, o.key_undirected, o.key_symmetric,
+       CASE WHEN t.n * t.m <= :drawn THEN o.moves END,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM tasks t JOIN tours o ON o.task_key = t.key
+WHERE :job IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = :job)
+"""
+
+
 def _squares_text(squares: Iterable[Square]) -> str:
     """Squares as canonical JSON, ``[[row, col], ...]`` in order, for the ``censuses`` table."""
     return json.dumps(sorted([int(row), int(col)] for row, col in squares), separators=(",", ":"))
 
-
-@dataclass(frozen=True)
-class StoredCensus:
-    """A census as the store holds it: what defines it (``spec``), how many of its units are done,
-    their nodes so far, the jobs that ask for it, and the assembled
-    :class:`~knight.engine.census.Census` once every unit is done (None until then)."""
-
-    spec: CensusSpec
-    units: int
-    done: int
-    failed: int
-    nodes: int
-    jobs: tuple[str, ...]
-    census: Census | None
-    #: closed tours up to the board's symmetries (None until the runner has listed them)
-    symmetric: int | None = None
-    census_id: int = 0
 
 
 _CENSUSES = """
@@ -418,7 +458,7 @@ WHERE ct.census_id = ?
 """
 
 
-def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[StoredCensus]:
+def _read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[CensusRecord]:
     """The censuses of ``job`` (every job by default) in the store open on ``db`` (read-only will do),
     each put together with :func:`~knight.engine.census.assemble` once every unit has its count."""
     found = []
@@ -435,9 +475,9 @@ def read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Stored
                 counts.append(UnitCount(tours, nodes))
         spec = CensusSpec(n, m, bool(closed), tuple((r, c) for r, c in json.loads(removed)),
                           None if starts == "all" else tuple((r, c) for r, c in json.loads(starts)), depth)
-        found.append(StoredCensus(
-            spec, units=units, done=len(counts), failed=failed, nodes=sum(count.nodes for count in counts),
-            jobs=tuple(sorted((jobs or "").split(","))),
+        found.append(CensusRecord(
+            spec, units_total=units, units_done=len(counts), units_failed=failed,
+            nodes=sum(count.nodes for count in counts), jobs=_jobs(jobs),
             census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
             symmetric=classes, census_id=census_id,
         ))
@@ -452,13 +492,6 @@ def _estimate_row(key: str, found: EstimateResult) -> tuple[Any, ...]:
             checkpoints, found.exact_nodes, found.exact_tours, found.rate_nodes, found.rate_seconds)
 
 
-@dataclass(frozen=True)
-class StoredEstimate:
-    """A done tree-size task as the store holds it: its result and the jobs that ask for it."""
-
-    result: EstimateResult
-    jobs: tuple[str, ...]
-
 
 _ESTIMATES = """
 SELECT t.n, t.m, t.start_row, t.start_col, e.probes, e.seed, e.node_mean, e.node_sd, e.tour_mean, e.tour_sd,
@@ -470,7 +503,7 @@ ORDER BY t.n * t.m, t.n, t.start_row, t.start_col, e.probes, e.seed, e.rate_node
 """
 
 
-def read_estimates(db: sqlite3.Connection, job: str | None = None) -> list[StoredEstimate]:
+def _read_estimates(db: sqlite3.Connection, job: str | None = None) -> list[EstimateRecord]:
     """The done tree-size estimates of ``job`` (every job by default) in the store open on ``db``
     (read-only will do), smallest board first."""
     found = []
@@ -478,6 +511,8 @@ def read_estimates(db: sqlite3.Connection, job: str | None = None) -> list[Store
          exact_nodes, exact_tours, rate_nodes, rate_seconds, jobs) in db.execute(_ESTIMATES, (job, job)):
         estimate = TreeEstimate(n, m, (row, col), probes, seed, node_mean, node_sd, tour_mean, tour_sd, full, depth,
                                 tuple(Checkpoint(*values) for values in json.loads(checkpoints)))
-        found.append(StoredEstimate(EstimateResult(estimate, exact_nodes, exact_tours, rate_nodes, rate_seconds),
-                                    tuple(sorted((jobs or "").split(",")))))
+        found.append(EstimateRecord(
+            **{field.name: getattr(estimate, field.name) for field in fields(estimate)}, exact_nodes=exact_nodes,
+            exact_tours=exact_tours, exact_tours_source=None if exact_tours is None else "tree",
+            rate_nodes=rate_nodes, rate_seconds=rate_seconds, jobs=_jobs(jobs)))
     return found
