@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> None:
 from knight.cli import census as _census  # noqa: E402,F401
 from knight.cli import check as _check  # noqa: E402,F401
 from knight.cli import grade as _grade  # noqa: E402,F401
+from knight.cli import verify as _verify  # noqa: E402,F401
 from knight.cli import report as _report  # noqa: E402,F401
 from knight.cli import results as _results  # noqa: E402,F401
 from knight.cli import run as _run  # noqa: E402,F401

@@ -31,7 +31,7 @@ def report(
     With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
     from knight.report.context import StoreData, build_context
-    from knight.report.data import load_census, load_estimates, load_results
+    from knight.report.data import load_store
     from knight.report.handout import handout_context
     from knight.report.render import EDITIONS, PAPERS, alongside, render_html, write_pdf, write_text
     from knight.runner.jobs import load_job
@@ -57,7 +57,7 @@ def report(
     with alongside(handout):
         if "key" in edition:
             path = store_path(store)
-            data = StoreData(load_results(path), load_census(path), load_estimates(path))
+            data = StoreData(*load_store(path))
             write("key", build_context(data.only(shown)))
     for name in dict.fromkeys(edition):
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")

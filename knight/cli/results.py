@@ -64,6 +64,7 @@ def results(
     path = store_path(store)
     name = load_job(job).name if job and job.endswith(".toml") else job
     with Store(path, read_only=True) as opened:
+        opened.refuse_if_damaged()
         known = opened.jobs()
         if name is not None and name not in known:
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from knight.report.records import CensusRecord, EstimateRecord, Results
 from knight.store import DRAWN_UP_TO_SQUARES, Store
 
 
+def load_store(store: Path) -> tuple[Results, list[CensusRecord], list[EstimateRecord]]:
+    """Everything the report reads, from one opening of the store: the tours (:func:`load_results`),
+    the censuses (:func:`load_census`) and the tree-size estimates (:func:`load_estimates`)."""
+    with _reading(store) as opened:
+        return Results(opened.tours()), opened.censuses(), _with_census_tours(opened.estimates(), opened)
+
+
 def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Results:
     """Every stored tour as a :class:`~knight.store.TourRecord` (paths, encoded, on boards up to
     ``drawn_up_to`` squares); raises :class:`~knight.errors.MissingData` when the store does not
-    exist and :class:`~knight.errors.StoreVersionError` when another version of knight wrote it."""
-    with Store(store, read_only=True) as opened:
+    exist, :class:`~knight.errors.StoreVersionError` when another version of knight wrote it and
+    :class:`~knight.errors.StoreError` when it is damaged."""
+    with _reading(store) as opened:
         return Results(opened.tours(drawn_up_to=drawn_up_to))
 
 
@@ -26,7 +36,7 @@ def load_census(store: Path) -> list[CensusRecord]:
     ...
     knight.errors.MissingData: no-such-store.sqlite does not exist; run `knight run jobs/*.toml` first, or give --store
     """
-    with Store(store, read_only=True) as opened:
+    with _reading(store) as opened:
         return opened.censuses()
 
 
@@ -39,9 +49,14 @@ def load_estimates(store: Path) -> list[EstimateRecord]:
     that counted that start (``exact_tours_source`` says which; the job ``tree-size`` asks for the
     6 × 6 census from the corner); nothing is computed here.
     """
-    with Store(store, read_only=True) as opened:
-        stored = opened.estimates()
-        censuses = opened.censuses() if any(s.exact_tours is None for s in stored) else []
+    with _reading(store) as opened:
+        return _with_census_tours(opened.estimates(), opened)
+
+
+def _with_census_tours(stored: list[EstimateRecord], opened: Store) -> list[EstimateRecord]:
+    """The estimates, each with the exact tours from its start taken from a complete open census
+    where the task itself did not count them."""
+    censuses = opened.censuses() if any(s.exact_tours is None for s in stored) else []
     counted: dict[tuple[int, int, int, int], int] = {}  # (n, m, row, col): directed open tours from there
     for found in censuses:
         if found.complete and not found.closed and not found.removed:
@@ -52,3 +67,11 @@ def load_estimates(store: Path) -> list[EstimateRecord]:
         if record.exact_tours is None and (key := (record.n, record.m, *record.start)) in counted else record
         for record in stored
     ]
+
+
+@contextmanager
+def _reading(store: Path) -> Iterator[Store]:
+    """The store opened read-only, refused when the cheap checks find it damaged."""
+    with Store(store, read_only=True) as opened:
+        opened.refuse_if_damaged()
+        yield opened

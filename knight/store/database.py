@@ -53,6 +53,7 @@ from knight.engine.census import CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
 from knight.errors import MissingData, PathNotKept, StoreError, StoreVersionError
+from knight.store import integrity
 from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 from knight.tasks import (
     PATH_KEPT_UP_TO_SQUARES,
@@ -69,7 +70,8 @@ STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
-SCHEMA_VERSION = 4
+#: Version 5: a checksum of each done task's outcome (``results.checksum``, :mod:`knight.store.integrity`).
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -87,7 +89,7 @@ CREATE TABLE IF NOT EXISTS job_tasks (
 CREATE TABLE IF NOT EXISTS results (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     attempts INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', run_id INTEGER REFERENCES runs(id),
-    finished REAL NOT NULL
+    finished REAL NOT NULL, checksum TEXT
 );
 CREATE TABLE IF NOT EXISTS tours (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
@@ -158,6 +160,7 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+            integrity.register(self.db)
             self.db.execute("PRAGMA busy_timeout = 60000")
             self._switch_to_wal()
             self.db.execute("PRAGMA synchronous = NORMAL")
@@ -170,7 +173,8 @@ class Store:
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"cannot open the store {self.path}: {error}; give another path with --store") from None
+            raise StoreError(f"cannot open the store {self.path}: {error}; if it is damaged, delete it (the next run "
+                             "rebuilds it), or give another path with --store") from None
         except StoreVersionError:
             self.db.close()
             raise
@@ -181,9 +185,11 @@ class Store:
             raise MissingData(f"{self.path} {what}; run `knight run jobs/*.toml` first, or give --store")
         try:
             self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60.0)
+            integrity.register(self.db)
             version = schema_version(self.db)
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"cannot read the store {self.path}: {error}; give another path with --store") from None
+            raise StoreError(f"cannot read the store {self.path}: {error}; if it is damaged, delete it (the next run "
+                             "rebuilds it), or give another path with --store") from None
         if version == SCHEMA_VERSION:
             return
         self.db.close()
@@ -271,8 +277,35 @@ class Store:
                 db.execute("INSERT OR IGNORE INTO job_censuses VALUES (?, ?)", (job, census_id))
 
     def done_keys(self) -> set[str]:
-        """The keys of every task with a stored tour (these are never run again)."""
-        return {key for (key,) in self.db.execute("SELECT task_key FROM results WHERE status = 'done'")}
+        """The keys of every task marked done whose result is in the store (these are never run
+        again; one marked done whose result has gone is run again)."""
+        return {key for (key,) in self.db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND "
+                                                  f"NOT ({integrity.NO_OUTCOME})")}
+
+    # --- integrity --------------------------------------------------------------------------
+
+    def problems(self, *, full: bool = False, limit: int | None = None) -> list[integrity.Problem]:
+        """What is wrong with the store: the cheap checks (every done task has its result, every
+        result its checksum), and with ``full`` every tour validated from its path too
+        (:mod:`knight.store.integrity`)."""
+        try:
+            return integrity.all_problems(self.db) if full else integrity.cheap_problems(self.db, limit)
+        except sqlite3.DatabaseError as error:
+            return [integrity.Problem("", "", (), f"the file is damaged beyond repair ({error}); delete it, "
+                                                   "the next run rebuilds it")]
+
+    def refuse_if_damaged(self) -> None:
+        """Raise :class:`StoreError` when the cheap checks find anything (readers call this, so
+        that no wrong number is ever shown)."""
+        found = self.problems(limit=1000)
+        if found:
+            raise StoreError(f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
+                             f"problem(s), first: {found[0]}); run `knight verify --repair`, then `knight run`")
+
+    def repair(self, problems: list[integrity.Problem]) -> int:
+        """Drop what ``problems`` name so that the next run computes it again; return how many tasks."""
+        with self.transaction() as db:
+            return integrity.repair(db, problems, _SCHEMA)
 
     # --- results ----------------------------------------------------------------------------
 
@@ -310,13 +343,16 @@ class Store:
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
                 "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
-                "run_id = excluded.run_id, finished = excluded.finished WHERE status = 'failed'", done)
+                "run_id = excluded.run_id, finished = excluded.finished, checksum = NULL WHERE status = 'failed'", done)
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, error, run_id, finished) "
                 "VALUES (?, 'failed', ?, ?, ?, ?) ON CONFLICT (task_key) DO UPDATE SET attempts = excluded.attempts, "
                 "error = excluded.error, run_id = excluded.run_id, finished = excluded.finished "
                 "WHERE status = 'failed'", failed)
-            return db.total_changes - before
+            changed = db.total_changes - before
+            integrity.seal(db, {"tours": [row[0] for row in tours], "counts": [row[0] for row in counts],
+                                "estimates": [row[0] for row in estimates]})
+            return changed
 
     def tour(self, task_key: str) -> Tour:
         """The stored tour of a done task, decoded and rebuilt (and so validated again).

@@ -1,0 +1,61 @@
+"""`knight verify`: check the whole results store, and with --repair drop what is damaged."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from knight.cli import app
+from knight.cli.run import StoreOption
+from knight.store import Store, store_path
+
+__all__ = ["EXIT_DAMAGED", "EXIT_SOUND", "verify"]
+
+EXIT_SOUND = 0
+EXIT_DAMAGED = 1
+
+
+@app.command()
+def verify(
+    store: StoreOption = None,
+    repair: Annotated[bool, typer.Option("--repair", help=(
+        "Drop what is damaged (results, and tasks whose key is wrong) so that the next `knight run` "
+        "computes it again."))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems as one JSON document.")] = False,
+) -> int:
+    """Check the whole store: every stored tour rebuilt from its path and validated (knight moves, no
+    square twice, on the board, and its length, fullness, closedness and key as stored), every task
+    marked done has its result, every result matches its checksum, every task its key.
+
+    One line per problem names the task and its job. Exit status: 0 sound; 1 problems found (with
+    --repair: found and dropped, run `knight run` again to recompute them); 2 bad input.
+
+    Examples:
+
+      knight verify
+
+      knight verify --repair && knight run jobs/*.toml
+    """
+    path = store_path(store)
+    with Store(path, read_only=not repair) as opened:
+        problems = opened.problems(full=True)
+        dropped = opened.repair(problems) if repair and problems else 0
+    if as_json:
+        from knight import __version__
+
+        typer.echo(json.dumps({"version": __version__, "store": str(path), "problems": [
+            {"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
+            "repaired": dropped if repair else None}))
+    else:
+        for problem in problems:
+            typer.echo(str(problem))
+        if not problems:
+            typer.echo(f"{path}: sound (every stored result checked)")
+        elif repair:
+            typer.echo(f"{path}: {len(problems)} problem(s); dropped {dropped} damaged result(s): "
+                       "run `knight run` (or `knight census`) again to compute them")
+        else:
+            typer.echo(f"{path}: {len(problems)} problem(s); `knight verify --repair` drops what is damaged")
+    return EXIT_DAMAGED if problems else EXIT_SOUND

@@ -1,0 +1,184 @@
+"""Is the store sound? Checksums on every stored result, the checks that use them, and the repair.
+
+The threat is damage (a crash, a disk error, a hand edit, a half-copied file), not an attacker:
+each done task's row in ``results`` carries a checksum of its outcome row (the tour with its
+path, a census unit's count, or an estimate), written with it. Two levels of checking:
+
+* :func:`cheap_problems` — every done task has its outcome, and every outcome its checksum; a
+  few hundred milliseconds on the default store. Readers (the report, ``knight results``) run it
+  and refuse to print numbers from a damaged store.
+* :func:`all_problems` (``knight verify``) — the cheap checks, a missing table, every task's key
+  against its definition, and every stored tour rebuilt from its path and validated (knight
+  moves, no square twice, on the board; length, fullness, closedness and key as stored).
+
+:func:`repair` drops what is damaged, so that the next ``knight run`` computes it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from knight.tasks import CENSUS, ESTIMATE, Task, TaskResult, validate
+
+__all__ = ["CHECKSUM_FUNCTION", "Problem", "all_problems", "cheap_problems", "checksum", "repair"]
+
+#: The SQL function that computes a row's checksum (registered on every connection to the store).
+CHECKSUM_FUNCTION = "knight_checksum"
+#: Each outcome table with the columns its checksum covers (after ``task_key``).
+OUTCOME_COLUMNS = {
+    "tours": ("length", "full", "closed", "success", "work", "work_unit", "budget_exhausted", "key_directed",
+              "key_undirected", "key_symmetric", "moves"),
+    "counts": ("tours", "nodes"),
+    "estimates": ("probes", "seed", "node_mean", "node_sd", "tour_mean", "tour_sd", "full_probes", "mean_depth",
+                  "checkpoints", "exact_nodes", "exact_tours", "rate_nodes", "rate_seconds"),
+}
+#: The tables a store must have (a dropped one is damage that ``repair`` recreates).
+TABLES = ("runs", "tasks", "job_tasks", "results", *OUTCOME_COLUMNS, "censuses", "census_tasks", "job_censuses")
+
+
+def checksum(*values: Any) -> str:
+    """A short digest of a row's values as SQLite gives them back (ints, floats, text, bytes, NULL)."""
+    digest = hashlib.blake2b(digest_size=8)
+    for value in values:
+        digest.update(bytes(value) if isinstance(value, bytes) else repr(value).encode())
+        digest.update(b"\x1f")
+    return digest.hexdigest()
+
+
+def register(db: sqlite3.Connection) -> None:
+    """Make :func:`checksum` callable from SQL on ``db``."""
+    db.create_function(CHECKSUM_FUNCTION, -1, checksum, deterministic=True)
+
+
+def outcome_checksum_sql(table: str, alias: str = "o") -> str:
+    """The SQL expression of the checksum of an outcome row of ``table`` (aliased ``alias``)."""
+    columns = ", ".join(f"{alias}.{column}" for column in ("task_key", *OUTCOME_COLUMNS[table]))
+    return f"{CHECKSUM_FUNCTION}({columns})"
+
+
+def seal(db: sqlite3.Connection, keys: dict[str, list[str]]) -> None:
+    """Write the checksum of each done task just recorded (``keys``: outcome table -> task keys)
+    that has none yet."""
+    for table, recorded in keys.items():
+        db.executemany(f"UPDATE results SET checksum = (SELECT {outcome_checksum_sql(table)} FROM {table} o "
+                       f"WHERE o.task_key = results.task_key) WHERE task_key = ? AND status = 'done' "
+                       f"AND checksum IS NULL", [(key,) for key in recorded])
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the store: the task (its key and what it is; empty for the whole
+    store), the jobs that ask for it, and what is wrong."""
+
+    key: str
+    task: str
+    jobs: tuple[str, ...]
+    what: str
+
+    def __str__(self) -> str:
+        if not self.key:
+            return self.what
+        jobs = f" (job {', '.join(self.jobs)})" if self.jobs else ""
+        return f"task {self.key} {self.task}{jobs}: {self.what}"
+
+
+_TASK = ("t.key, t.method, t.n, t.m, t.start_row, t.start_col, "
+         "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)")
+NO_OUTCOME = " AND ".join(f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)"
+                           for table in OUTCOME_COLUMNS)
+
+
+def missing_tables(db: sqlite3.Connection) -> list[str]:
+    """The store's tables that are not there (dropped by hand, or a file cut short)."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [table for table in TABLES if table not in present]
+
+
+def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Problem]:
+    """Done tasks without their outcome, and outcomes that do not match their checksum."""
+    gone = missing_tables(db)
+    if gone:
+        return [Problem("", "", (), f"table {table} is missing") for table in gone]
+    queries = [f"SELECT {_TASK}, 'marked done, but its result is missing' FROM results r JOIN tasks t "
+               f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"]
+    queries += [f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
+                f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
+                f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
+                for table in OUTCOME_COLUMNS]
+    sql = " UNION ALL ".join(queries) + ("" if limit is None else f" LIMIT {int(limit)}")
+    return [_problem(*row) for row in db.execute(sql)]
+
+
+def all_problems(db: sqlite3.Connection) -> list[Problem]:
+    """Everything :func:`cheap_problems` finds, tasks whose key does not match their definition,
+    and every stored tour rebuilt from its path and validated."""
+    problems = cheap_problems(db)
+    if any(not problem.key for problem in problems):
+        return problems  # a table is missing: the rest cannot be read
+    seen = {problem.key for problem in problems}
+    for key, method, params, n, m, row, col, jobs in db.execute(
+            "SELECT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, "
+            "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key) FROM tasks t"):
+        try:
+            defined = Task(method, tuple(sorted((name, _frozen(value)) for name, value in json.loads(params).items())),
+                           n, m, (row, col))
+            wrong = defined.key != key
+        except (ValueError, TypeError, AttributeError):
+            wrong = True
+        if wrong and key not in seen:
+            seen.add(key)
+            problems.append(_problem(key, method, n, m, row, col, jobs, "its definition does not match its key"))
+    for values in db.execute(
+            f"SELECT {_TASK}, t.params, o.length, o.full, o.closed, o.key_directed, o.key_undirected, "
+            "o.key_symmetric, o.moves FROM tours o "
+            "JOIN tasks t ON t.key = o.task_key JOIN results r ON r.task_key = o.task_key AND r.status = 'done' "
+            "WHERE o.moves IS NOT NULL"):
+        key, method, n, m, row, col, jobs, params, length, full, closed, directed, undirected, symmetric, moves = values
+        if key in seen:
+            continue
+        try:
+            removed = tuple((int(r), int(c)) for r, c in json.loads(params).get("removed", ()))
+            found = validate(TaskResult(key, n, m, method, ok=True, moves=moves, length=length, full=bool(full),
+                                        closed=bool(closed), key_directed=directed, key_undirected=undirected,
+                                        key_symmetric=symmetric, removed=removed))
+        except (ValueError, TypeError, AttributeError) as error:
+            found = f"invalid tour: {error}"
+        if found:
+            problems.append(_problem(key, method, n, m, row, col, jobs, found))
+    return problems
+
+
+def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
+    """Drop what ``problems`` name, so that the next run computes it again: the done results of
+    damaged tasks with their outcome rows, tasks whose key is wrong, and missing tables
+    (recreated empty, ``schema`` being the store's CREATE statements). Returns how many tasks
+    will be computed again. Call inside a write transaction."""
+    for statement in filter(str.strip, schema.split(";")):
+        db.execute(statement)
+    keys = {problem.key for problem in problems if problem.key}
+    keys |= {key for (key,) in db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND {NO_OUTCOME}")}
+    for key in sorted(keys):
+        for table in OUTCOME_COLUMNS:
+            db.execute(f"DELETE FROM {table} WHERE task_key = ?", (key,))
+        db.execute("DELETE FROM results WHERE task_key = ?", (key,))
+    wrong = [problem.key for problem in problems if problem.what == "its definition does not match its key"]
+    for key in wrong:  # the job re-registers its tasks with their right keys on its next run
+        db.execute("DELETE FROM census_tasks WHERE task_key = ?", (key,))
+        db.execute("DELETE FROM job_tasks WHERE task_key = ?", (key,))
+        db.execute("DELETE FROM tasks WHERE key = ?", (key,))
+    return len(keys)
+
+
+def _frozen(value: Any) -> Any:
+    """JSON lists as tuples, as a task holds its parameters."""
+    return tuple(_frozen(item) for item in value) if isinstance(value, list) else value
+
+
+def _problem(key: str, method: str, n: int, m: int, row: int, col: int, jobs: str | None, what: str) -> Problem:
+    task = f"({method} on {n}x{m} from ({row}, {col}))" if method not in (CENSUS, ESTIMATE) else \
+        f"({method} unit on {n}x{m} from ({row}, {col}))"
+    return Problem(key, task, tuple(sorted((jobs or "").split(","))) if jobs else (), what)

@@ -1,0 +1,142 @@
+"""A damaged store is found, refused by every reader, and repaired (issue 16's tamper cases).
+
+Each case damages a copy of one small store as a crash, a disk error or a hand edit could; then
+`knight results` and `knight report` refuse it in one line that says to run `knight verify
+--repair`, `knight verify` names the damaged task, and after `--repair` and `knight run` the
+store equals a clean one again.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from knight.cli import main
+from knight.store import Store
+from runner_helpers import knight, write_job
+
+
+class Ran:
+    """What an in-process `knight` command printed and its exit status."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+@pytest.fixture
+def cli(capsys):
+    """`knight ARGS --store STORE` run in this process (a subprocess costs a second of imports each)."""
+    def run(args: list[str], store: Path) -> Ran:
+        capsys.readouterr()
+        try:
+            main([*args, "--store", str(store)])
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 0
+        out, err = capsys.readouterr()
+        return Ran(code, out, err)
+    return run
+
+JOB = """
+name = "tiny"
+[[sweep]]
+boards = [5, 6]
+starts = "all"
+method = "warnsdorff"
+
+[[sweep]]
+boards = [5]
+starts = "all"
+method = "census"
+"""
+
+#: name -> SQL that damages the store (as a hand edit, a crash or a disk error could).
+TAMPERING = {
+    "tour rows deleted": "DELETE FROM tours WHERE rowid IN (SELECT rowid FROM tours LIMIT 5)",
+    "full flipped": "UPDATE tours SET full = 1 - full WHERE rowid = 3",
+    "closed flipped": "UPDATE tours SET closed = 1 - closed WHERE rowid = 4",
+    "length changed": "UPDATE tours SET length = length - 1 WHERE rowid = 5",
+    "key changed": "UPDATE tours SET key_symmetric = 'x' || key_symmetric WHERE rowid = 6",
+    "a byte of a path flipped": "UPDATE tours SET moves = substr(moves, 1, 3) || X'07' || substr(moves, 5) "
+                                "WHERE rowid = 7",
+    "census count changed": "UPDATE counts SET tours = tours + 2 WHERE rowid = 2",
+    "census rows deleted": "DELETE FROM counts WHERE rowid IN (1, 2)",
+    "table dropped": "DROP TABLE tours",
+    "task definition edited": "UPDATE tasks SET params = '{\"tie\": \"random\"}' WHERE rowid = 8",
+}
+#: Damage that only the full check of `knight verify` finds (readers run the cheap checks).
+FOUND_BY_VERIFY_ONLY = {"task definition edited"}
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory) -> tuple[Path, Path, str]:
+    """A store with the tiny job run into it, the job file, and `knight results --json` of it."""
+    folder = tmp_path_factory.mktemp("clean")
+    store, job = folder / "clean.sqlite", write_job(folder, "tiny", JOB)
+    assert knight(["run", str(job)], store).returncode == 0
+    shown = knight(["results", "--json"], store)
+    assert shown.returncode == 0
+    return store, job, shown.stdout
+
+
+@pytest.mark.parametrize("case", TAMPERING)
+def test_a_damaged_store_is_refused_named_and_repaired(clean, tmp_path, case, cli):
+    original, job, clean_results = clean
+    store = tmp_path / "s.sqlite"
+    shutil.copy(original, store)
+    with sqlite3.connect(store) as db:
+        db.execute(TAMPERING[case])
+
+    readers = [["results"], ["results", "--json"], ["report", "--no-pdf", "--edition", "key", "--out", str(tmp_path)]]
+    for command in readers if case not in FOUND_BY_VERIFY_ONLY else []:
+        refused = cli(command, store)
+        assert refused.returncode == 2 and refused.stdout == "", (command, refused.stdout)
+        assert refused.stderr.count("\n") == 1 and "knight verify --repair" in refused.stderr, refused.stderr
+    assert not (tmp_path / "knights-tour.html").exists()
+
+    checked = cli(["verify", "--json"], store)
+    assert checked.returncode == 1
+    problems = json.loads(checked.stdout)["problems"]
+    assert problems and all(p["what"] for p in problems)
+    if case != "table dropped":
+        assert all(p["task"] and p["jobs"] == ["tiny"] for p in problems)
+
+    repaired = cli(["verify", "--repair"], store)
+    assert repaired.returncode == 1 and "dropped" in repaired.stdout
+    assert knight(["run", str(job)], store).returncode == 0  # a subprocess: a pool inside pytest's process is slow
+    assert cli(["verify"], store).returncode == 0
+    assert cli(["results", "--json"], store).stdout == clean_results
+
+
+def test_a_run_recomputes_results_that_have_gone_without_being_asked(clean, tmp_path, cli):
+    original, job, clean_results = clean
+    store = tmp_path / "s.sqlite"
+    shutil.copy(original, store)
+    with sqlite3.connect(store) as db:
+        db.execute(TAMPERING["tour rows deleted"])
+    ran = knight(["run", str(job)], store)
+    assert ran.returncode == 0 and "5 run now" in ran.stderr + ran.stdout
+    assert cli(["verify"], store).returncode == 0
+    assert cli(["results", "--json"], store).stdout == clean_results
+
+
+def test_a_truncated_store_gets_one_line_and_no_traceback(clean, tmp_path, cli):
+    original, job, _ = clean
+    store = tmp_path / "s.sqlite"
+    store.write_bytes(original.read_bytes()[: original.stat().st_size // 3])
+    for command in (["results"], ["verify"], ["report", "--no-pdf", "--out", str(tmp_path / "out")], ["run", str(job)]):
+        refused = cli(command, store)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, (command, refused.stderr)
+        assert "delete it" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_the_clean_store_is_sound_and_every_result_carries_a_checksum(clean):
+    original, _, _ = clean
+    with Store(original, read_only=True) as store:
+        assert store.problems(full=True) == []
+        missing = store.db.execute("SELECT count(*) FROM results WHERE status = 'done' AND checksum IS NULL")
+        assert missing.fetchone()[0] == 0
