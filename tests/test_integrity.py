@@ -14,10 +14,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from runner_helpers import knight, write_job
 
 from knight.cli import main
 from knight.store import Store
-from runner_helpers import knight, write_job
 
 
 class Ran:
