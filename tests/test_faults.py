@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sqlite3
+import time
 
 import psutil
 import pytest
@@ -76,6 +77,37 @@ def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path
     assert resumed.returncode == 0, resumed.stderr
     assert f"{before} already in" in resumed.stdout and run_count(resumed.stdout) == TOTAL - before
     assert summary(store) == reference
+
+
+def test_workers_die_with_the_runner_even_in_the_middle_of_a_task(tmp_path, job):
+    """SIGKILL of the runner while every worker is inside a long task: the kernel ends them at
+    once (PR_SET_PDEATHSIG), and the next run marks the dead run as killed."""
+    store = tmp_path / "store.sqlite"
+    runner = start_knight(["run", str(job), "--workers", "2"], store, faults="delay:60")
+    try:
+        deadline = time.monotonic() + 60
+        while len(psutil.Process(runner.pid).children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = psutil.Process(runner.pid).children()
+        time.sleep(1)  # both are now inside their first task, which sleeps a minute
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=10)
+        _, alive = psutil.wait_procs(workers, timeout=3)
+    finally:
+        end_session(runner)
+    assert len(workers) == 2 and alive == []
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT status FROM runs").fetchall() == [("running",)]
+    again = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:60")
+    try:
+        deadline, runs = time.monotonic() + 60, []
+        while len(runs) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            with sqlite3.connect(store, timeout=30) as db:
+                runs = db.execute("SELECT status FROM runs ORDER BY id").fetchall()
+    finally:
+        end_session(again)
+    assert runs == [("killed",), ("running",)]
 
 
 def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, reference):

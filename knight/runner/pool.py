@@ -16,9 +16,12 @@ chunks shrink towards the end of a sweep (:func:`split`), so that the workers fi
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
+import signal
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
@@ -35,6 +38,8 @@ MAX_ATTEMPTS = 3
 #: of tasks pickles to a few tens of kB, so the one waiting fits in the pipe's buffer and sending
 #: it never blocks the parent.)
 IN_FLIGHT = 2
+#: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
 #: Tasks per chunk, at most, and at least (but for the last).
 MAX_CHUNK, MIN_CHUNK = 256, 8
 
@@ -63,13 +68,25 @@ def split(tasks: list[Task], workers: int) -> list[list[Task]]:
     return chunks
 
 
-def _worker_main(connection: Connection, running: Any, setup: Callable[[], None] | None) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this worker when the runner dies, even in the middle of a long task
+    (Linux's PR_SET_PDEATHSIG; elsewhere the idle worker's check of its parent below must do)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the runner died before the request took effect
+        os._exit(1)
+
+
+def _worker_main(connection: Connection, running: Any, setup: Callable[[], None] | None, parent: int) -> None:
     """A worker: run the chunks it is sent until told to stop, noting in ``running`` the position
     of the task it is on, and sending each chunk's results when the chunk is done."""
+    _die_with_parent(parent)
     init_worker()
     if setup is not None:
         setup()
-    parent = os.getppid()
     while True:
         while not connection.poll(0.5):
             if os.getppid() != parent:  # the runner was killed outright: do not linger
@@ -106,7 +123,7 @@ class ProcessPool:
     def _start_worker(self) -> _Worker:
         parent_end, child_end = self.context.Pipe()
         running = self.context.RawValue("l", -1)
-        process = self.context.Process(target=_worker_main, args=(child_end, running, self.worker_setup),
+        process = self.context.Process(target=_worker_main, args=(child_end, running, self.worker_setup, os.getpid()),
                                        daemon=True, name=f"knight-worker-{os.getpid()}")
         process.start()
         child_end.close()

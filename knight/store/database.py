@@ -3,7 +3,7 @@
 Tables:
 
 * ``runs`` — one row per ``knight run``: when, which jobs, how it ended (``running``,
-  ``done``, ``interrupted``; a run killed outright stays ``running``).
+  ``done``, ``interrupted``; a run killed outright is marked ``killed`` by the next run).
 * ``tasks`` — every task any job asked for, by its stable key: method, parameters, board, start.
 * ``job_tasks`` — which tasks belong to which job (a job's latest file decides).
 * ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with the
@@ -233,8 +233,12 @@ class Store:
     # --- runs and jobs ----------------------------------------------------------------------
 
     def start_run(self, jobs: list[str], executor: str, workers: int) -> int:
-        """Record a new run; return its id."""
+        """Record a new run; return its id. Runs left ``running`` by a process that is gone (killed
+        outright) are marked ``killed`` first."""
         with self.transaction() as db:
+            for run_id, pid in db.execute("SELECT id, pid FROM runs WHERE status = 'running'").fetchall():
+                if not _alive(pid):
+                    db.execute("UPDATE runs SET status = 'killed' WHERE id = ?", (run_id,))
             cursor = db.execute(
                 "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
                 (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
@@ -455,6 +459,17 @@ class Store:
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
 
 
 def _jobs(names: str | None) -> tuple[str, ...]:
