@@ -2,7 +2,6 @@
 
 from knight.engine.backtrack import backtrack_tour
 from knight.engine.board import HORIZONTAL, MAX_SQUARES, VERTICAL, Board, is_knight_move
-from knight.engine.census import census
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
 from knight.engine.methods import METHODS, check_parameters, find_tour
 from knight.engine.theory import closed_tour_verdict, open_tour_verdict
@@ -12,6 +11,6 @@ from knight.errors import InvalidInput, InvalidTour
 __all__ = [
     "HORIZONTAL", "VERTICAL", "MAX_SQUARES", "METHODS", "TIE_BREAKS",
     "Board", "Tour", "InvalidInput", "InvalidTour",
-    "backtrack_tour", "census", "check_parameters", "closed_tour_verdict", "find_tour", "is_knight_move",
+    "backtrack_tour", "check_parameters", "closed_tour_verdict", "find_tour", "is_knight_move",
     "naive_tour", "open_tour_verdict", "random_walk_tour", "static_tour", "warnsdorff_tour",
 ]
