@@ -635,8 +635,10 @@ GLOSSARY: dict[str, str] = {
 
 
 def appendix_section() -> dict[str, Any]:
+    """The appendix: each method with its parameters as the method describes them (choices as registered now)."""
     return {
-        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference, "parameters": m.parameters}
+        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference,
+                     "parameters": {name: p.describe() for name, p in m.parameters.items()}}
                     for m in METHODS.values()],
         "orderings": ORDERINGS,
         "horizontal": list(HORIZONTAL),
