@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -87,6 +87,11 @@ class Board:
         """0 for the colour of the top-left corner, 1 for the other colour."""
         return (square[0] + square[1]) % 2
 
+    def colours(self) -> np.ndarray:
+        """The colour (as :meth:`colour`) of every plain-int square, in square order."""
+        rows, cols = np.divmod(np.arange(self.size, dtype=np.int64), self.m)
+        return (rows + cols) % 2
+
     def minority_colour(self) -> int | None:
         """The colour with fewer squares, or None when both colours have as many."""
         if self.size % 2 == 0:
@@ -131,6 +136,26 @@ class Board:
                 lambda r, c: (m - 1 - c, r),
             ]
         return maps
+
+    def symmetric_images(self, squares: np.ndarray, keeping: Iterable[int] = ()) -> Iterator[np.ndarray]:
+        """The images of the plain-int ``squares`` (an array of any shape) under each of the board's
+        :meth:`symmetries` that maps the plain-int squares ``keeping`` onto themselves, the identity first.
+
+        One image at a time, so that memory stays linear in the number of squares.
+
+        >>> [image.tolist() for image in Board(2, 3).symmetric_images(np.array([0, 1]))]
+        [[0, 1], [3, 4], [2, 1], [5, 4]]
+        """
+        kept = set(keeping)
+        kept_rows, kept_cols = np.divmod(np.array(sorted(kept), dtype=np.int64), self.m)
+        rows, cols = np.divmod(squares, np.asarray(self.m, dtype=squares.dtype))
+        for symmetry in self.symmetries():
+            if kept:
+                r, c = symmetry(kept_rows, kept_cols)
+                if set((r * self.m + c).tolist()) != kept:
+                    continue
+            r, c = symmetry(rows, cols)
+            yield r * self.m + c  # symmetries of a non-square board keep n × m
 
 
 def is_knight_move(a: Square, b: Square) -> bool:

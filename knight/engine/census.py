@@ -450,11 +450,9 @@ def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit
     if len(tours) == 0:
         return 0
     edges = np.stack([tours, np.roll(tours, -1, axis=1)], axis=2)  # (tour, step, 2)
-    rows_of, cols_of = np.divmod(np.arange(board.size), board.m)
     canonical = None
-    for symmetry in _keeping(board, gone):
-        r, c = symmetry(rows_of, cols_of)
-        image = np.sort((r * board.m + c)[edges], axis=2)
+    for images in board.symmetric_images(edges, keeping=gone):
+        image = np.sort(images, axis=2)
         codes = np.sort(image[..., 0] * board.size + image[..., 1], axis=1)
         canonical = codes if canonical is None else _row_minimum(canonical, codes)
     return len(np.unique(canonical, axis=0))
@@ -488,23 +486,11 @@ def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
     return {board.index(tuple(square)) for square in removed}
 
 
-def _keeping(board: Board, gone: set[int]) -> list[Any]:
-    """The board's symmetries that map the removed squares onto themselves."""
-    rows, cols = np.divmod(np.array(sorted(gone), dtype=np.int64), board.m)
-    keep = []
-    for symmetry in board.symmetries():
-        r, c = symmetry(rows, cols)
-        if set((r * board.m + c).tolist()) == gone:
-            keep.append(symmetry)
-    return keep
-
-
 def _orbits(board: Board, gone: set[int]) -> dict[int, list[int]]:
     """For every square on the board, the squares the kept symmetries carry it to."""
-    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
-    images = [symmetry(rows, cols) for symmetry in _keeping(board, gone)]
+    images = list(board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone))
     return {
-        s: sorted({int(r[s] * board.m + c[s]) for r, c in images})
+        s: sorted({int(image[s]) for image in images})
         for s in range(board.size) if s not in gone
     }
 
@@ -517,8 +503,7 @@ def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for t in board.neighbours[s]:
             if t >= 0:
                 masks[s] |= bits[t]
-    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
-    return masks, bits, (rows + cols) % 2
+    return masks, bits, board.colours()
 
 
 @kernel(compile_from=16)

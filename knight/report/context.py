@@ -345,14 +345,15 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
     for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}):
         # whole boards only: without two corners, the colour with more squares changes
+        board = Board(n, m)
         minority = [r for r in data.results.select(n=n, m=m)
-                    if (r.start[0] + r.start[1]) % 2 == 1 and not r.params.get("removed")]
+                    if board.colour(r.start) == board.minority_colour() and not r.params.get("removed")]
         if not minority:
             continue
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
         if n * m <= 49:
             rows.append({"board": board_text(n, m), "runs": len(minority), "full": sum(r.full for r in minority),
-                         "squares": colour_counts(Board(n, m))[1]})
+                         "squares": colour_counts(board)[1]})
     if not boards:
         raise MissingData("no runs on odd boards")
     if boards > len(rows):
