@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
+from knight.engine.board import size_text
 from knight.cli.run import StoreOption
 from knight.runner import load_job
 from knight.store import Store, StoredCensus, StoredEstimate, store_path
@@ -93,7 +94,7 @@ def census_row(stored: StoredCensus) -> dict[str, Any]:
     """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
     spec, result = stored.spec, stored.census
     return {
-        "jobs": list(stored.jobs), "board": f"{spec.n}x{spec.m}", "kind": spec.kind,
+        "jobs": list(stored.jobs), "board": str(spec.board), "kind": spec.kind,
         "removed": [list(square) for square in spec.removed],
         "starts": "all" if spec.starts is None else [list(square) for square in spec.starts], "depth": spec.depth,
         "units": stored.units, "done": stored.done, "failed": stored.failed,
@@ -107,7 +108,7 @@ def estimate_row(stored: StoredEstimate) -> dict[str, Any]:
     result, estimate = stored.result, stored.result.estimate
     rate = result.nodes_per_second
     return {
-        "jobs": list(stored.jobs), "board": f"{estimate.n}x{estimate.m}", "start": [list(estimate.start)],
+        "jobs": list(stored.jobs), "board": size_text(estimate.n, estimate.m), "start": [list(estimate.start)],
         "probes": estimate.probes, "seed": estimate.seed,
         "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": result.exact_nodes,
         "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": result.exact_tours,
@@ -128,7 +129,7 @@ def _cell(key: str, value: Any) -> str:
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": f"{row['n']}x{row['m']}", "method": row["method"], "params": row["params"]}
+    out = {"job": row["job"], "board": size_text(row['n'], row['m']), "method": row["method"], "params": row["params"]}
     if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})

@@ -48,13 +48,17 @@ class Board:
                 raise InvalidInput(f"board size {name} must be a positive integer, got {value!r}")
         if self.n * self.m > MAX_SQUARES:
             raise InvalidInput(
-                f"board {self.n}x{self.m} has {self.n * self.m:,} squares; the limit is {MAX_SQUARES:,}"
+                f"board {size_text(self.n, self.m)} has {self.n * self.m:,} squares; the limit is {MAX_SQUARES:,}"
             )
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "m", int(self.m))
 
     def __str__(self) -> str:
-        return f"{self.n}x{self.m}"
+        return self.label()
+
+    def label(self, *, ascii: bool = True) -> str:
+        """The board as text: ``6x8``, or for people ``6 × 8`` with no-break spaces (see :func:`size_text`)."""
+        return size_text(self.n, self.m, ascii=ascii)
 
     @property
     def size(self) -> int:
@@ -156,6 +160,16 @@ class Board:
                     continue
             r, c = symmetry(rows, cols)
             yield r * self.m + c  # symmetries of a non-square board keep n × m
+
+
+def size_text(n: int, m: int, *, ascii: bool = True) -> str:
+    """The one text form of an ``n`` × ``m`` board size: ``6x8`` (files, keys, messages) or, with
+    ``ascii=False``, ``6 × 8`` with no-break spaces so that it never breaks across lines (the report).
+
+    >>> size_text(6, 8), size_text(5, 5, ascii=False)
+    ('6x8', '5\xa0×\xa05')
+    """
+    return f"{n}x{m}" if ascii else f"{n}\u00a0×\u00a0{m}"
 
 
 def is_knight_move(a: Square, b: Square) -> bool:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from knight.engine.board import Board, Square
+from knight.engine.board import Board, Square, size_text
 from knight.engine.kernel import kernel
 from knight.errors import InvalidInput
 
@@ -70,7 +70,7 @@ class CensusUnit:
         removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
         kind = "closed" if self.closed else "open"
         more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
-        return f"{self.n}x{self.m} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+        return f"{size_text(self.n, self.m)} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,7 +183,7 @@ class CensusSpec:
         less = f" less {', '.join(map(str, self.removed))}" if self.removed else ""
         starts = "every start" if self.starts is None else f"from {', '.join(map(str, self.starts))}"
         depth = f", depth {self.depth}" if self.depth != 1 else ""
-        return f"{self.n}x{self.m} {self.kind}{less}, {starts}{depth}"
+        return f"{size_text(self.n, self.m)} {self.kind}{less}, {starts}{depth}"
 
 
 # --- the plan: units, and how their counts make the census ------------------------------------

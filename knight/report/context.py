@@ -221,7 +221,7 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
     def answer(data: StoreData) -> dict[str, Any]:
         board = Board(size, size)
         first = data.results.by_start("warnsdorff", size, size, tie="first")
-        question = next(q for q in questions() if q.id == f"homework-{size}x{size}")
+        question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [tuple(s) for s in question.starts] or sorted(first)
         chosen = [first[s] for s in asked]
         summary = Summary.of(chosen)
@@ -293,7 +293,7 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         raise MissingData("no complete census of open tours")
     boards = []
     for c in whole:
-        board = Board(c.n, c.m)
+        board = c.board
         full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
         by_method: dict[str, set[str]] = {}
         for r in full:
@@ -374,7 +374,7 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
 def eiffel_corners(data: StoreData) -> dict[str, Any]:
     mutilated = []
     for c in (c for c in data.censuses if c.removed and c.total is not None):
-        board = Board(c.n, c.m)
+        board = c.board
         first, second = colour_counts(board, c.removed)
         mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": [tuple(square) for square in c.removed],
                           "colours": (first, second), "total": c.total, "nodes": c.nodes, "odd": c.n % 2 == 1,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from knight.engine import Board, Tour
-from knight.engine.board import Square
+from knight.engine.board import Square, size_text
 from knight.engine.codec import decode_path
 from knight.engine.treesize import TreeEstimate
 from knight.errors import MissingData
@@ -43,7 +43,7 @@ class Record:
         """The stored tour, decoded, rebuilt and validated again; :class:`MissingData` when its path
         was not loaded (or not kept, on a board too large)."""
         if self.moves is None:
-            raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
+            raise MissingData(f"the path of {self.method} on {size_text(self.n, self.m)} from {self.start} was not loaded")
         return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
                     params=self.params, work=self.work, work_unit=self.work_unit,
                     budget_exhausted=self.budget_exhausted, removed=removed_squares(self.params))
@@ -82,7 +82,7 @@ class Results:
         chosen = self.select(method, n, m, **params)
         if not chosen:
             described = ", ".join(f"{k}={v}" for k, v in params.items())
-            raise MissingData(f"the store has no {method} tours on {n}x{m}"
+            raise MissingData(f"the store has no {method} tours on {size_text(n, m)}"
                               f"{f' with {described}' if described else ''}; run `{self.hint}` first")
         return chosen
 
@@ -155,6 +155,11 @@ class CensusRecord:
     def complete(self) -> bool:
         """True when every unit has its count."""
         return self.units_done == self.units_total
+
+    @property
+    def board(self) -> Board:
+        """The census's board."""
+        return Board(self.n, self.m)
 
 
 @dataclass(frozen=True)

@@ -449,7 +449,7 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
 def census_job(spec: CensusSpec) -> Job:
     """The job `knight census` runs for one census: named after it (e.g. ``census-8x8-open-less-0.0-7.7``,
     ``census-5x5-open-from-2.2``), so that the store, `knight results` and a rerun find it again."""
-    name = f"census-{spec.n}x{spec.m}-{spec.kind}"
+    name = f"census-{spec.board}-{spec.kind}"
     if spec.removed:
         name += "-less-" + "-".join(f"{row}.{col}" for row, col in spec.removed)
     if spec.starts is not None:
