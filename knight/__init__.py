@@ -16,11 +16,11 @@ from knight.engine import (
     VERTICAL,
     Board,
     Tour,
-    census,
     closed_tour_verdict,
     find_tour,
     open_tour_verdict,
 )
+from knight.engine.census import census  # not re-exported by knight.engine: it would hide the module
 from knight.errors import (
     InvalidInput,
     InvalidTour,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from knight.engine import Board, Tour
-from knight.engine.board import Square
+from knight.engine.board import Square, size_text
 from knight.engine.census import CensusSpec, CensusUnit
 from knight.engine.codec import decode_path, encode_path, encoded_size
 from knight.engine.treesize import TreeEstimate
@@ -65,7 +65,7 @@ class Task:
 
     def __post_init__(self) -> None:
         # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).
-        text = f"{self.method}|{_params_text(self.params)}|{self.n}x{self.m}|{self.start[0]},{self.start[1]}"
+        text = f"{self.method}|{_params_text(self.params)}|{size_text(self.n, self.m)}|{self.start[0]},{self.start[1]}"
         object.__setattr__(self, "key", hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
 
     @classmethod
@@ -73,6 +73,11 @@ class Task:
         """The task that counts the tours of one census unit."""
         params = (("closed", unit.closed), ("first", unit.first), ("more", unit.more), ("removed", unit.removed))
         return cls(CENSUS, params, unit.n, unit.m, unit.start)
+
+    @property
+    def board(self) -> Board:
+        """The task's board (the store keeps its ``n`` and ``m``)."""
+        return Board(self.n, self.m)
 
     @property
     def unit(self) -> CensusUnit:
@@ -97,7 +102,7 @@ class Task:
         if self.method == CENSUS:
             return f"census {self.unit.key}"
         params = ", ".join(f"{name}={value}" for name, value in self.params)
-        return f"{self.method}({params}) {self.n}x{self.m} from {self.start}"
+        return f"{self.method}({params}) {size_text(self.n, self.m)} from {self.start}"
 
 
 @dataclass(frozen=True)

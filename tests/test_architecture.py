@@ -80,3 +80,4 @@ def test_the_public_api_is_listed_and_importable():
     assert "KnightError" in knight.__all__ and "Board" in knight.__all__ and "find_tour" in knight.__all__
     for name in knight.__all__:
         assert hasattr(knight, name), name
+    assert callable(knight.census) and callable(knight.find_tour)  # functions, not modules of the same name

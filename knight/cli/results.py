@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
+from knight.engine.board import size_text
 from knight.cli.run import StoreOption
 from knight.runner import load_job
 from knight.store import CensusRecord, EstimateRecord, Store, store_path
@@ -91,7 +92,7 @@ def census_row(stored: CensusRecord) -> dict[str, Any]:
     """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
     spec = stored.spec
     return {
-        "jobs": list(stored.jobs), "board": f"{spec.n}x{spec.m}", "kind": spec.kind,
+        "jobs": list(stored.jobs), "board": str(spec.board), "kind": spec.kind,
         "removed": [list(square) for square in spec.removed],
         "starts": "all" if spec.starts is None else [list(square) for square in spec.starts], "depth": spec.depth,
         "units": stored.units_total, "done": stored.units_done, "failed": stored.units_failed,
@@ -103,7 +104,7 @@ def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     """One tree-size estimate as a table row (exact tours only where the task counted the tree)."""
     rate = estimate.nodes_per_second
     return {
-        "jobs": list(estimate.jobs), "board": f"{estimate.n}x{estimate.m}", "start": [list(estimate.start)],
+        "jobs": list(estimate.jobs), "board": size_text(estimate.n, estimate.m), "start": [list(estimate.start)],
         "probes": estimate.probes, "seed": estimate.seed,
         "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": estimate.exact_nodes,
         "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": estimate.exact_tours,
@@ -124,7 +125,7 @@ def _cell(key: str, value: Any) -> str:
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": f"{row['n']}x{row['m']}", "method": row["method"], "params": row["params"]}
+    out = {"job": row["job"], "board": size_text(row['n'], row['m']), "method": row["method"], "params": row["params"]}
     if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 
 import numpy as np
 import typer
+from typer.core import TyperCommand
 
 from knight.cli import app, parse_square
 from knight.engine import Board, Tour, find_tour
@@ -15,19 +16,40 @@ from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 
 EXIT_FULL_TOUR = 0
 EXIT_NO_FULL_TOUR = 1
+#: The options that set a method's parameter of the same name; their help comes from the methods.
+PARAMETER_OPTIONS = ("tie", "seed", "closed", "order", "budget")
 
 
-@app.command()
+def option_help(name: str) -> str:
+    """The help of the option for parameter ``name``: its description by each method that takes it,
+    with the choices as registered now (e.g. ``warnsdorff: tie-break: first, random, ... (default first).``)."""
+    return "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in METHODS.values()
+                     if name in m.parameters) + "."
+
+
+class _TourCommand(TyperCommand):
+    """`knight tour`, whose parameter options read their help from the methods each time it is shown,
+    so that a tie-break registered after import is listed too."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            if param.name in PARAMETER_OPTIONS:
+                param.help = option_help(param.name)
+        return params
+
+
+@app.command(cls=_TourCommand)
 def tour(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
     method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
-    tie: Annotated[Optional[str], typer.Option(help="Tie-break of warnsdorff (see `knight methods`).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed of the random tie-break, or of random-walk.")] = None,
-    closed: Annotated[bool, typer.Option("--closed", help="backtrack: demand a closed tour.")] = False,
-    order: Annotated[Optional[str], typer.Option(help="backtrack: move ordering, plain or warnsdorff.")] = None,
-    budget: Annotated[Optional[int], typer.Option(help="backtrack: the most search nodes to visit.")] = None,
+    tie: Annotated[Optional[str], typer.Option(help=option_help("tie"))] = None,
+    seed: Annotated[Optional[int], typer.Option(help=option_help("seed"))] = None,
+    closed: Annotated[bool, typer.Option("--closed", help=option_help("closed"))] = False,
+    order: Annotated[Optional[str], typer.Option(help=option_help("order"))] = None,
+    budget: Annotated[Optional[int], typer.Option(help=option_help("budget"))] = None,
     remove: Annotated[Optional[list[str]], typer.Option(
         help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tour as JSON.")] = False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -48,13 +48,17 @@ class Board:
                 raise InvalidInput(f"board size {name} must be a positive integer, got {value!r}")
         if self.n * self.m > MAX_SQUARES:
             raise InvalidInput(
-                f"board {self.n}x{self.m} has {self.n * self.m:,} squares; the limit is {MAX_SQUARES:,}"
+                f"board {size_text(self.n, self.m)} has {self.n * self.m:,} squares; the limit is {MAX_SQUARES:,}"
             )
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "m", int(self.m))
 
     def __str__(self) -> str:
-        return f"{self.n}x{self.m}"
+        return self.label()
+
+    def label(self, *, ascii: bool = True) -> str:
+        """The board as text: ``6x8``, or for people ``6 × 8`` with no-break spaces (see :func:`size_text`)."""
+        return size_text(self.n, self.m, ascii=ascii)
 
     @property
     def size(self) -> int:
@@ -86,6 +90,11 @@ class Board:
     def colour(self, square: Square) -> int:
         """0 for the colour of the top-left corner, 1 for the other colour."""
         return (square[0] + square[1]) % 2
+
+    def colours(self) -> np.ndarray:
+        """The colour (as :meth:`colour`) of every plain-int square, in square order."""
+        rows, cols = np.divmod(np.arange(self.size, dtype=np.int64), self.m)
+        return (rows + cols) % 2
 
     def minority_colour(self) -> int | None:
         """The colour with fewer squares, or None when both colours have as many."""
@@ -131,6 +140,36 @@ class Board:
                 lambda r, c: (m - 1 - c, r),
             ]
         return maps
+
+    def symmetric_images(self, squares: np.ndarray, keeping: Iterable[int] = ()) -> Iterator[np.ndarray]:
+        """The images of the plain-int ``squares`` (an array of any shape) under each of the board's
+        :meth:`symmetries` that maps the plain-int squares ``keeping`` onto themselves, the identity first.
+
+        One image at a time, so that memory stays linear in the number of squares.
+
+        >>> [image.tolist() for image in Board(2, 3).symmetric_images(np.array([0, 1]))]
+        [[0, 1], [3, 4], [2, 1], [5, 4]]
+        """
+        kept = set(keeping)
+        kept_rows, kept_cols = np.divmod(np.array(sorted(kept), dtype=np.int64), self.m)
+        rows, cols = np.divmod(squares, np.asarray(self.m, dtype=squares.dtype))
+        for symmetry in self.symmetries():
+            if kept:
+                r, c = symmetry(kept_rows, kept_cols)
+                if set((r * self.m + c).tolist()) != kept:
+                    continue
+            r, c = symmetry(rows, cols)
+            yield r * self.m + c  # symmetries of a non-square board keep n × m
+
+
+def size_text(n: int, m: int, *, ascii: bool = True) -> str:
+    """The one text form of an ``n`` × ``m`` board size: ``6x8`` (files, keys, messages) or, with
+    ``ascii=False``, ``6 × 8`` with no-break spaces so that it never breaks across lines (the report).
+
+    >>> size_text(6, 8), size_text(5, 5, ascii=False)
+    ('6x8', '5\xa0×\xa05')
+    """
+    return f"{n}x{m}" if ascii else f"{n}\u00a0×\u00a0{m}"
 
 
 def is_knight_move(a: Square, b: Square) -> bool:

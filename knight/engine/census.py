@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from knight.engine.board import Board, Square
+from knight.engine.board import Board, Square, size_text
 from knight.engine.kernel import kernel
 from knight.errors import InvalidInput
 
@@ -70,7 +70,7 @@ class CensusUnit:
         removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
         kind = "closed" if self.closed else "open"
         more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
-        return f"{self.n}x{self.m} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+        return f"{size_text(self.n, self.m)} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,7 +183,7 @@ class CensusSpec:
         less = f" less {', '.join(map(str, self.removed))}" if self.removed else ""
         starts = "every start" if self.starts is None else f"from {', '.join(map(str, self.starts))}"
         depth = f", depth {self.depth}" if self.depth != 1 else ""
-        return f"{self.n}x{self.m} {self.kind}{less}, {starts}{depth}"
+        return f"{size_text(self.n, self.m)} {self.kind}{less}, {starts}{depth}"
 
 
 # --- the plan: units, and how their counts make the census ------------------------------------
@@ -450,11 +450,9 @@ def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit
     if len(tours) == 0:
         return 0
     edges = np.stack([tours, np.roll(tours, -1, axis=1)], axis=2)  # (tour, step, 2)
-    rows_of, cols_of = np.divmod(np.arange(board.size), board.m)
     canonical = None
-    for symmetry in _keeping(board, gone):
-        r, c = symmetry(rows_of, cols_of)
-        image = np.sort((r * board.m + c)[edges], axis=2)
+    for images in board.symmetric_images(edges, keeping=gone):
+        image = np.sort(images, axis=2)
         codes = np.sort(image[..., 0] * board.size + image[..., 1], axis=1)
         canonical = codes if canonical is None else _row_minimum(canonical, codes)
     return len(np.unique(canonical, axis=0))
@@ -488,23 +486,11 @@ def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
     return {board.index(tuple(square)) for square in removed}
 
 
-def _keeping(board: Board, gone: set[int]) -> list[Any]:
-    """The board's symmetries that map the removed squares onto themselves."""
-    rows, cols = np.divmod(np.array(sorted(gone), dtype=np.int64), board.m)
-    keep = []
-    for symmetry in board.symmetries():
-        r, c = symmetry(rows, cols)
-        if set((r * board.m + c).tolist()) == gone:
-            keep.append(symmetry)
-    return keep
-
-
 def _orbits(board: Board, gone: set[int]) -> dict[int, list[int]]:
     """For every square on the board, the squares the kept symmetries carry it to."""
-    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
-    images = [symmetry(rows, cols) for symmetry in _keeping(board, gone)]
+    images = list(board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone))
     return {
-        s: sorted({int(r[s] * board.m + c[s]) for r, c in images})
+        s: sorted({int(image[s]) for image in images})
         for s in range(board.size) if s not in gone
     }
 
@@ -517,8 +503,7 @@ def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for t in board.neighbours[s]:
             if t >= 0:
                 masks[s] |= bits[t]
-    rows, cols = np.divmod(np.arange(board.size, dtype=np.int64), board.m)
-    return masks, bits, (rows + cols) % 2
+    return masks, bits, board.colours()
 
 
 @kernel(compile_from=16)

@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from knight.engine.board import HORIZONTAL, VERTICAL
+from knight.engine.board import HORIZONTAL, VERTICAL, size_text
 from knight.errors import InvalidInput
 
 #: Bytes before the moves: the start square as a little-endian uint32.
@@ -80,7 +80,7 @@ def decode_path(blob: bytes, n: int, m: int) -> np.ndarray:
         raise InvalidInput(f"an encoded path has at least {HEADER_BYTES} bytes, got {len(blob)}")
     start = int.from_bytes(blob[:HEADER_BYTES], "little")
     if start >= n * m:
-        raise InvalidInput(f"start square {start} is off the {n}x{m} board")
+        raise InvalidInput(f"start square {start} is off the {size_text(n, m)} board")
     moves = np.frombuffer(blob, dtype=np.uint8, offset=HEADER_BYTES)
     if moves.size and moves.max() > 7:
         raise InvalidInput(f"move number {int(moves.max())} in an encoded path; moves are numbered 0 to 7")
@@ -93,7 +93,7 @@ def decode_path(blob: bytes, n: int, m: int) -> np.ndarray:
     np.cumsum(cols, dtype=np.int32, out=cols)
     if rows.min() < 0 or rows.max() >= n or cols.min() < 0 or cols.max() >= m:
         i = int(np.argmax((rows < 0) | (rows >= n) | (cols < 0) | (cols >= m)))
-        raise InvalidInput(f"move {i} of an encoded path leaves the {n}x{m} board")
+        raise InvalidInput(f"move {i} of an encoded path leaves the {size_text(n, m)} board")
     rows *= np.int32(m)
     rows += cols
     return rows

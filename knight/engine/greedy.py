@@ -13,6 +13,8 @@ Three rules, one kernel:
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from knight.engine.board import HORIZONTAL, VERTICAL, Board, Square
@@ -47,6 +49,10 @@ TIE_BREAKS: dict[str, str] = {
 }
 _TIE_CODES = {"first": _FIRST, "random": _RANDOM, "lookahead-min": _LOOKAHEAD_MIN, "lookahead-sum": _LOOKAHEAD_SUM,
               "roth": _ROTH, "squirrel": _SQUIRREL, "squirrel-table": _SQUIRREL, "blog": _FIRST}
+#: A tie-break that is a fixed preference among the eight moves: ``ranks(board, start)`` gives the
+#: kernel's ``ranks`` array (one row of 8, lower wins a tie). Filled below and by :func:`register_tie_break`.
+RankFunction = Callable[[Board, Square], np.ndarray]
+_TIE_RANKS: dict[str, RankFunction] = {}
 
 #: The blog script's moves as (column, row) changes, in its order: ``dx`` and ``dy``.
 BLOG_DX = (-2, -1, 1, 2, -2, -1, 1, 2)
@@ -64,6 +70,22 @@ def blog_ranks() -> np.ndarray:
     for i, (dx, dy) in enumerate(zip(BLOG_DX, BLOG_DY)):
         ranks[0, list(zip(VERTICAL, HORIZONTAL)).index((dy, dx))] = i
     return ranks
+
+
+_TIE_RANKS["blog"] = lambda board, start: blog_ranks()
+
+
+def register_tie_break(name: str, meaning: str, ranks: RankFunction) -> None:
+    """Add a tie-break to :data:`TIE_BREAKS`: ties go to the move of lowest ``ranks(board, start)[0, k]``.
+
+    It is then a choice of ``warnsdorff`` everywhere the tie-breaks are listed: `knight tour`,
+    job files and the report's methods appendix.
+    """
+    if name in TIE_BREAKS:
+        raise InvalidInput(f"tie-break {name!r} already exists")
+    TIE_BREAKS[name] = meaning
+    _TIE_CODES[name] = _FIRST
+    _TIE_RANKS[name] = ranks
 
 
 def naive_tour(board: Board, start: Square, *, compiled: bool | None = None) -> Tour:
@@ -173,8 +195,8 @@ def _walk(
     first = board.index(start)
     if tie == _SQUIRREL:
         ranks, switches = squirrel_schedule(board, start, as_printed=params.get("tie") == "squirrel-table")
-    elif params.get("tie") == "blog":
-        ranks, switches = blog_ranks(), np.empty(0, dtype=np.int64)
+    elif params.get("tie") in _TIE_RANKS:
+        ranks, switches = _TIE_RANKS[str(params["tie"])](board, start), np.empty(0, dtype=np.int64)
     else:
         ranks, switches = np.arange(8, dtype=np.int64)[None, :], np.empty(0, dtype=np.int64)
     path = np.empty(board.size, dtype=np.int32)

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
+from knight.engine.parameters import Parameter
 from knight.engine.parberry import parberry_tour
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
@@ -15,13 +16,26 @@ from knight.errors import InvalidInput
 
 @dataclass(frozen=True)
 class Method:
-    """A named way to build a tour: what it does, where it comes from, and its parameters."""
+    """A named way to build a tour: what it does, where it comes from, and its parameters (by name)."""
 
     name: str
     summary: str
     reference: str
-    parameters: dict[str, str]
+    parameters: dict[str, Parameter]
     build: Callable[..., Tour]
+
+    def defaults(self) -> dict[str, Any]:
+        """The parameter values a job fills in when it does not give them (see :attr:`Parameter.keyed`)."""
+        return {name: p.default for name, p in self.parameters.items() if p.keyed}
+
+
+def _by_name(*parameters: Parameter) -> dict[str, Parameter]:
+    return {p.name: p for p in parameters}
+
+
+def _seed(help: str) -> Parameter:
+    # Keyed only where it matters (random ties, the random walk): the job parser adds it there.
+    return Parameter("seed", int, 0, help, minimum=0, keyed=False)
 
 
 METHODS: dict[str, Method] = {
@@ -33,18 +47,20 @@ METHODS: dict[str, Method] = {
                "Deitel 7.24, accessibility heuristic without its note", {}, static_tour),
         Method("warnsdorff", "lowest current degree, ties broken by the chosen rule",
                "Warnsdorff 1823; Deitel 7.24; Homework #8",
-               {"tie": f"tie-break: {', '.join(TIE_BREAKS)} (default first)",
-                "seed": "seed of the random tie-break (default 0)"},
+               _by_name(Parameter("tie", str, "first", "tie-break", choices=TIE_BREAKS, noun="tie-break"),
+                        _seed("seed of the random tie-break")),
                warnsdorff_tour),
         Method("random-walk", "a uniformly random legal unvisited move at each step, until stuck",
-               "the naive knight choosing at random; the probe of Knuth 1975", {"seed": "seed of the walk (default 0)"},
+               "the naive knight choosing at random; the probe of Knuth 1975", _by_name(_seed("seed of the walk")),
                random_walk_tour),
         Method("backtrack", "depth-first search for the first full tour, within a node budget",
                "the Eiffel text's Try_Next_Move (after Wirth 1976)",
-               {"closed": "demand a closed tour (default false)",
-                "order": f"move ordering: {', '.join(ORDERINGS)} (default plain)",
-                "budget": f"most nodes to visit (default {DEFAULT_BUDGET:,})",
-                "removed": "squares taken off the board, [[row, col], ...]; a full tour covers the others"},
+               _by_name(Parameter("closed", bool, False, "demand a closed tour"),
+                        Parameter("order", str, "plain", "move ordering", choices=ORDERINGS, noun="move ordering"),
+                        Parameter("budget", int, DEFAULT_BUDGET, "most nodes to visit", minimum=1),
+                        Parameter("removed", "squares", None,
+                                  "squares taken off the board, [[row, col], ...]; a full tour covers the others",
+                                  keyed=False)),
                backtrack_tour),
         Method("parberry", "a structured closed tour by divide and conquer: stored base tours joined four at a "
                "time (n×n and n×(n+2), even n ≥ 6)",

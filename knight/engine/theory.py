@@ -59,7 +59,7 @@ def colour_counts(board: Board, removed: Iterable[Square] = ()) -> tuple[int, in
     first = (board.size + 1) // 2  # squares of the top-left corner's colour
     counts = [first, board.size - first]
     for row, col in gone:
-        counts[(row + col) % 2] -= 1
+        counts[board.colour((row, col))] -= 1
     return counts[0], counts[1]
 
 
@@ -148,7 +148,7 @@ def _colouring(board: Board, gone: set[Square], start: Square | None, closed: bo
     if more - fewer > 1:
         return Verdict(False, COLOURING, f"{counted}; a knight's path alternates colours, so they differ by "
                                          "at most one")
-    if start is not None and more > fewer and counts[(start[0] + start[1]) % 2] == fewer:
+    if start is not None and more > fewer and counts[board.colour(start)] == fewer:
         return Verdict(False, COLOURING, f"{counted}; a path with one more of the majority colour starts and "
                                          f"ends on it, and {tuple(start)} is of the minority colour")
     return None

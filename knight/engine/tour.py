@@ -10,7 +10,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from knight.engine.board import Board, Square
+from knight.engine.board import Board, Square, is_knight_move
 from knight.errors import InvalidTour
 
 
@@ -93,8 +93,7 @@ class Tour:
         """True for a full tour whose last square is a knight move from its first (a re-entrant tour)."""
         if not self.full or self.length < 3:
             return False
-        (r0, c0), (r1, c1) = self.start, self.end
-        return abs((r0 - r1) * (c0 - c1)) == 2
+        return is_knight_move(self.start, self.end)
 
     @property
     def success(self) -> bool:
@@ -112,26 +111,18 @@ class Tour:
     @cached_property
     def key_directed(self) -> str:
         """Equal for two tours exactly when they visit the same squares in the same order."""
-        return self._digest(self.path)
+        return _digest(self.board, self.path)
 
     @cached_property
     def key_undirected(self) -> str:
         """Equal for two tours that are the same path, walked either way."""
-        return self._digest(min(_sequence_bytes(self.path), _sequence_bytes(self.path[::-1])))
+        return _digest(self.board, min(_sequence_bytes(self.path), _sequence_bytes(self.path[::-1])))
 
     @cached_property
     def key_symmetric(self) -> str:
         """Equal for two tours that are the same path up to reversal and the board's symmetries
         (8 on a square board, 4 on a rectangle)."""
-        rows, cols = np.divmod(self.path, np.int32(self.board.m))
-        least = None  # the least of the 16 (or 8) images, kept alone so that memory stays linear
-        for symmetry in self.board.symmetries():
-            r, c = symmetry(rows, cols)
-            image = r * self.board.m + c  # symmetries of a non-square board keep n × m
-            for candidate in (_sequence_bytes(image), _sequence_bytes(image[::-1])):
-                if least is None or candidate < least:
-                    least = candidate
-        return self._digest(least)
+        return symmetric_key(self.board, self.path)
 
     @cached_property
     def key_cycle(self) -> str | None:
@@ -142,12 +133,7 @@ class Tour:
         at = int(np.argmin(self.path))  # every cycle is read from its least square, both ways round
         forward = np.concatenate([self.path[at:], self.path[:at]])
         backward = np.concatenate([forward[:1], forward[:0:-1]])
-        return self._digest(min(_sequence_bytes(forward), _sequence_bytes(backward)))
-
-    def _digest(self, sequence: np.ndarray | bytes) -> str:
-        data = sequence if isinstance(sequence, bytes) else _sequence_bytes(sequence)
-        header = f"{self.board.n}x{self.board.m}:".encode()
-        return hashlib.blake2b(header + data, digest_size=16).hexdigest()
+        return _digest(self.board, min(_sequence_bytes(forward), _sequence_bytes(backward)))
 
     # --- plain data -------------------------------------------------------------------------
 
@@ -187,6 +173,25 @@ class Tour:
             budget_exhausted=data.get("budget_exhausted", False),
             removed=tuple(tuple(square) for square in data.get("removed", ())),
         )
+
+
+def symmetric_key(board: Board, path: np.ndarray) -> str:
+    """:attr:`Tour.key_symmetric` of any path of plain-int squares on ``board``, a tour or not (a
+    hand-in may repeat squares): equal for two paths that are the same up to reversal and the
+    board's symmetries (8 on a square board, 4 on a rectangle)."""
+    least = None  # the least of the 16 (or 8) images, kept alone so that memory stays linear
+    for image in board.symmetric_images(np.asarray(path)):
+        for candidate in (_sequence_bytes(image), _sequence_bytes(image[::-1])):
+            if least is None or candidate < least:
+                least = candidate
+    assert least is not None  # the identity is always an image
+    return _digest(board, least)
+
+
+def _digest(board: Board, sequence: np.ndarray | bytes) -> str:
+    data = sequence if isinstance(sequence, bytes) else _sequence_bytes(sequence)
+    header = f"{board}:".encode()
+    return hashlib.blake2b(header + data, digest_size=16).hexdigest()
 
 
 def _sequence_bytes(path: np.ndarray) -> bytes:

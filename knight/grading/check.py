@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from knight.engine import Board, InvalidInput
-from knight.engine.board import HORIZONTAL, VERTICAL, Square
+from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
+from knight.engine.tour import Tour
 from knight.grading.formats import Submission, square_name
 
 #: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
@@ -139,8 +140,7 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
         else:
             first_seen[square] = labels[i]
         if i and b.contains(squares[i - 1]):
-            (r0, c0), (r1, c1) = squares[i - 1], square
-            if abs((r0 - r1) * (c0 - c1)) != 2:
+            if not is_knight_move(squares[i - 1], square):
                 message = (f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} "
                            "is not a knight move")
                 illegal = illegal or message
@@ -156,7 +156,7 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
         verdict = FULL
     else:
         verdict = PARTIAL
-    closed = verdict == FULL and b.size >= 3 and _knight(squares[-1], squares[0])
+    closed = verdict == FULL and Tour.from_squares(b, squares, method="hand-in").closed
     result = Check(submission, verdict, len(squares), closed, first_error, [e[2] for e in errors], illegal,
                    repeated, off_board, unvisited, None)
     _rule(result)
@@ -165,10 +165,6 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
     if board is not None or start is not None:
         _assigned(result, board, start)
     return result
-
-
-def _knight(a: Square, b: Square) -> bool:
-    return abs((a[0] - b[0]) * (a[1] - b[1])) == 2
 
 
 def _rule(result: Check) -> None:

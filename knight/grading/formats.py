@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from knight.engine import Board, InvalidInput
-from knight.engine.board import Square
+from knight.engine.board import Square, is_knight_move
 from knight.errors import Unreadable
 
 FORMATS = ("array", "pairs", "chess", "csv", "json")
@@ -257,7 +257,7 @@ def _shown_range(first: int, last: int, zero_based: bool) -> str:
 
 
 def _legal(path: list[Square]) -> bool:
-    return all(abs((r0 - r1) * (c0 - c1)) == 2 for (r0, c0), (r1, c1) in zip(path, path[1:]))
+    return all(is_knight_move(a, b) for a, b in zip(path, path[1:]))
 
 
 def _read_pairs(text: str, board: Board | None) -> Submission:

@@ -39,6 +39,7 @@ import numpy as np
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import Square
+from knight.engine.tour import symmetric_key as tour_symmetric_key
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
 from knight.grading.formats import Unreadable, read_file
 
@@ -91,22 +92,13 @@ def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) 
     return round(max(points, 0.0), 1)
 
 
-def symmetric_key(result: Check) -> Optional[bytes]:
+def symmetric_key(result: Check) -> Optional[str]:
     """Equal for two submissions whose squares are the same path up to reversal and the board's symmetries."""
     board = result.board
     squares = result.submission.squares
     if not all(board.contains(square) for square in squares):
         return None
-    rows = np.array([r for r, _ in squares], dtype=np.int64)
-    cols = np.array([c for _, c in squares], dtype=np.int64)
-    least = None
-    for symmetry in board.symmetries():
-        r, c = symmetry(rows, cols)
-        image = (r * board.m + c).astype(">u4")
-        for candidate in (image.tobytes(), image[::-1].tobytes()):
-            if least is None or candidate < least:
-                least = candidate
-    return f"{board.n}x{board.m}:".encode() + least  # type: ignore[operator]
+    return tour_symmetric_key(board, np.array([board.index(square) for square in squares], dtype=np.int64))
 
 
 @dataclass

@@ -222,7 +222,7 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
     def answer(data: StoreData) -> dict[str, Any]:
         board = Board(size, size)
         first = data.results.by_start("warnsdorff", size, size, tie="first")
-        question = next(q for q in questions() if q.id == f"homework-{size}x{size}")
+        question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [tuple(s) for s in question.starts] or sorted(first)
         chosen = [first[s] for s in asked]
         summary = Summary.of(chosen)
@@ -294,7 +294,7 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         raise MissingData("no complete census of open tours")
     boards = []
     for c in whole:
-        board = Board(c.n, c.m)
+        board = c.board
         full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
         by_method: dict[str, set[str]] = {}
         for r in full:
@@ -346,14 +346,15 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
     for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}):
         # whole boards only: without two corners, the colour with more squares changes
+        board = Board(n, m)
         minority = [r for r in data.results.select(n=n, m=m)
-                    if (r.start[0] + r.start[1]) % 2 == 1 and not r.params.get("removed")]
+                    if board.colour(r.start) == board.minority_colour() and not r.params.get("removed")]
         if not minority:
             continue
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
         if n * m <= 49:
             rows.append({"board": board_text(n, m), "runs": len(minority), "full": sum(r.full for r in minority),
-                         "squares": colour_counts(Board(n, m))[1]})
+                         "squares": colour_counts(board)[1]})
     if not boards:
         raise MissingData("no runs on odd boards")
     if boards > len(rows):
@@ -374,7 +375,7 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
 def eiffel_corners(data: StoreData) -> dict[str, Any]:
     mutilated = []
     for c in (c for c in data.censuses if c.removed and c.total is not None):
-        board = Board(c.n, c.m)
+        board = c.board
         first, second = colour_counts(board, c.removed)
         mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": [tuple(square) for square in c.removed],
                           "colours": (first, second), "total": c.total, "nodes": c.nodes, "odd": c.n % 2 == 1,
@@ -636,8 +637,10 @@ GLOSSARY: dict[str, str] = {
 
 
 def appendix_section() -> dict[str, Any]:
+    """The appendix: each method with its parameters as the method describes them (choices as registered now)."""
     return {
-        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference, "parameters": m.parameters}
+        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference,
+                     "parameters": {name: p.describe() for name, p in m.parameters.items()}}
                     for m in METHODS.values()],
         "orderings": ORDERINGS,
         "horizontal": list(HORIZONTAL),

@@ -140,7 +140,7 @@ def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = Tr
     if coloured and detailed:
         for r in range(board.n):
             for c in range(board.m):
-                if (r + c) % 2:
+                if board.colour((r, c)):
                     x, y = _corner(r, c)
                     ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
                                                 "fill": DARK})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from knight.engine.board import Square
+from knight.engine.board import Square, size_text
 from knight.errors import MissingData
 from knight.store.records import CensusRecord, EstimateRecord, TourRecord
 
@@ -42,7 +42,7 @@ class Results:
         chosen = self.select(method, n, m, **params)
         if not chosen:
             described = ", ".join(f"{k}={v}" for k, v in params.items())
-            raise MissingData(f"the store has no {method} tours on {n}x{m}"
+            raise MissingData(f"the store has no {method} tours on {size_text(n, m)}"
                               f"{f' with {described}' if described else ''}; run `{self.hint}` first")
         return chosen
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from knight.engine.board import size_text
+
 __all__ = ["board_text", "power_of_ten", "scientific"]
 
 
@@ -13,7 +15,7 @@ def board_text(n: int, m: int | None = None) -> str:
     >>> board_text(6), board_text(5, 8)
     ('6\xa0×\xa06', '5\xa0×\xa08')
     """
-    return f"{n}\u00a0×\u00a0{n if m is None else m}"
+    return size_text(n, n if m is None else m, ascii=False)
 
 
 def power_of_ten(exponent: float) -> str:

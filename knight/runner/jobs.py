@@ -56,8 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parameters
-from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
+from knight.engine import METHODS, Board, InvalidInput, check_parameters
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
@@ -71,11 +70,10 @@ SWEEP_KEYS = {"boards": "board sizes", "starts": "start squares", "method": "the
 START_SETS = ("all", "corners")
 _BOARD_PATTERN = re.compile(r"^\s*(\d+)(?:\s*\.\.\s*(\d+))?(?:\s*x\s*(\d+)(?:\s*\.\.\s*(\d+))?)?\s*$")
 _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
-#: Default value of each parameter, so that a task's key does not depend on how the job spelled it.
+#: Default value of each parameter, so that a task's key does not depend on how the job spelled it
+#: (a method's from its :class:`~knight.engine.parameters.Parameter` descriptions).
 PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "naive": {}, "random-walk": {}, "static": {}, "warnsdorff": {"tie": "first"},
-    "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
-    "parberry": {},
+    **{name: method.defaults() for name, method in METHODS.items()},
     ESTIMATE: {"probes": 100_000, "seed": 0, "rate_nodes": 0},
 }
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
@@ -414,14 +412,16 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
         check_parameters(method, {name: None for name in value if name != "seed"})
     except InvalidInput as error:
         where.fail("params", str(error))
-    if "seed" in value and method not in ("warnsdorff", RANDOM_WALK):
+    accepted = METHODS[method].parameters
+    if "seed" in value and "seed" not in accepted:
         where.fail("params.seed", f"parameter 'seed' does not apply to method {method!r}")
     choices = {name: (v if isinstance(v, list) else [v]) for name, v in value.items()}
     for name, values in choices.items():
         if not values:
             where.fail(f"params.{name}", "an empty list; give at least one value")
         for v in values:
-            _check_value(name, v, where)
+            if (problem := accepted[name].problem(v)) is not None:
+                where.fail(f"params.{name}", problem)
     if repeats is not None:
         if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
             where.fail("repeats", f"must be a positive number of seeds, got {repeats!r}")
@@ -434,7 +434,7 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
     seeds = choices.pop("seed", None)
     names = list(choices)
     for combination in itertools.product(*(choices[name] for name in names)):
-        params = {**PARAMETER_DEFAULTS[method], **dict(zip(names, combination))}
+        params = {**METHODS[method].defaults(), **dict(zip(names, combination))}
         if _seeded(method, params):
             for seed in seeds if seeds is not None else range(repeats or 1):
                 grid.append({**params, "seed": seed})
@@ -446,23 +446,10 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
     return tuple(unique.values())
 
 
-def _check_value(name: str, value: Any, where: _Where) -> None:
-    key = f"params.{name}"
-    if name == "tie" and value not in TIE_BREAKS:
-        where.fail(key, f"unknown tie-break {value!r}; choose one of: {', '.join(TIE_BREAKS)}")
-    if name == "order" and value not in ORDERINGS:
-        where.fail(key, f"unknown move ordering {value!r}; choose one of: {', '.join(ORDERINGS)}")
-    if name == "closed" and not isinstance(value, bool):
-        where.fail(key, f"must be true or false, got {value!r}")
-    if name in ("budget", "seed") and (isinstance(value, bool) or not isinstance(value, int)
-                                       or value < (1 if name == "budget" else 0)):
-        where.fail(key, f"must be a {'positive' if name == 'budget' else 'non-negative'} integer, got {value!r}")
-
-
 def census_job(spec: CensusSpec) -> Job:
     """The job `knight census` runs for one census: named after it (e.g. ``census-8x8-open-less-0.0-7.7``,
     ``census-5x5-open-from-2.2``), so that the store, `knight results` and a rerun find it again."""
-    name = f"census-{spec.n}x{spec.m}-{spec.kind}"
+    name = f"census-{spec.board}-{spec.kind}"
     if spec.removed:
         name += "-less-" + "-".join(f"{row}.{col}" for row, col in spec.removed)
     if spec.starts is not None:

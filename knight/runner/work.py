@@ -27,7 +27,7 @@ def run_task(task: Task) -> TaskResult:
     if task.method == ESTIMATE:
         return _estimate(task)
     try:
-        tour = find_tour(Board(task.n, task.m), task.start, task.method, compiled=True, **task.params_dict)
+        tour = find_tour(task.board, task.start, task.method, compiled=True, **task.params_dict)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
@@ -62,7 +62,7 @@ def _estimate(task: Task) -> TaskResult:
     boards; and, when ``rate_nodes`` asks, the node rate of plain backtracking, timed here (not in the
     engine, which stays free of clocks)."""
     params = task.params_dict
-    board = Board(task.n, task.m)
+    board = task.board
     try:
         estimate = knuth_estimate(board, task.start, params["probes"], params["seed"], compiled=True)
         exact = plain_tree(board, task.start, compiled=True) if board.size <= EXACT_TREE_UP_TO else None

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from knight.engine import Board, Tour
-from knight.engine.board import Square
+from knight.engine.board import Square, size_text
 from knight.engine.census import CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
@@ -370,7 +370,7 @@ class Store:
             raise KeyError(task_key)
         n, m, method, params, moves, work, unit, exhausted = row
         if moves is None:
-            raise PathNotKept(f"the path of task {task_key} on {n}x{m} was not kept: boards over "
+            raise PathNotKept(f"the path of task {task_key} on {size_text(n, m)} was not kept: boards over "
                               f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys")
         stored = json.loads(params)
         return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method, params=stored, work=work,
@@ -382,7 +382,7 @@ class Store:
             "SELECT DISTINCT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, r.attempts, r.error "
             "FROM results r JOIN tasks t ON t.key = r.task_key JOIN job_tasks j ON j.task_key = t.key "
             "WHERE r.status = 'failed' AND (? IS NULL OR j.job = ?) ORDER BY t.key", (job, job))
-        return [(key, f"{method} {params} {n}x{m} from ({row}, {col})", attempts, error)
+        return [(key, f"{method} {params} {size_text(n, m)} from ({row}, {col})", attempts, error)
                 for key, method, params, n, m, row, col, attempts, error in rows]
 
     def jobs(self) -> list[str]:

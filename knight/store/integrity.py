@@ -22,6 +22,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from knight.engine.board import size_text
 from knight.tasks import CENSUS, ESTIMATE, Task, TaskResult, validate
 
 __all__ = ["CHECKSUM_FUNCTION", "Problem", "all_problems", "cheap_problems", "checksum", "repair"]
@@ -179,6 +180,6 @@ def _frozen(value: Any) -> Any:
 
 
 def _problem(key: str, method: str, n: int, m: int, row: int, col: int, jobs: str | None, what: str) -> Problem:
-    task = f"({method} on {n}x{m} from ({row}, {col}))" if method not in (CENSUS, ESTIMATE) else \
-        f"({method} unit on {n}x{m} from ({row}, {col}))"
+    unit = " unit" if method in (CENSUS, ESTIMATE) else ""
+    task = f"({method}{unit} on {size_text(n, m)} from ({row}, {col}))"
     return Problem(key, task, tuple(sorted((jobs or "").split(","))) if jobs else (), what)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from knight.engine import Board, Tour
-from knight.engine.board import Square
+from knight.engine.board import Square, size_text
 from knight.engine.census import Census, CensusSpec
 from knight.engine.codec import decode_path
 from knight.engine.treesize import TreeEstimate
@@ -56,7 +56,7 @@ class TourRecord:
         """The stored tour, decoded, rebuilt and validated again; :class:`MissingData` when its path
         was not loaded (or not kept, on a board too large)."""
         if self.moves is None:
-            raise MissingData(f"the path of {self.method} on {self.n}x{self.m} from {self.start} was not loaded")
+            raise MissingData(f"the path of {self.method} on {size_text(self.n, self.m)} from {self.start} was not loaded")
         return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
                     params=self.params, work=self.work, work_unit=self.work_unit,
                     budget_exhausted=self.budget_exhausted, removed=removed_squares(self.params))
