@@ -1,3 +1,48 @@
-from knight.cli import main
+"""The `knight` command's entry point (`python -m knight` and the installed script).
 
-main()
+Ctrl-C and SIGTERM are caught from the first moment, before the command line's modules are
+imported, so that an interruption at any stage ends with one line and exit status 130 (also
+when a library swallows the KeyboardInterrupt, as a callback inside numba's compiler can).
+"""
+
+import signal
+import sys
+
+_interrupted = False
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def _quiet_about_interruptions(unraisable: "sys.UnraisableHookArgs") -> None:
+    """An interruption raised where it cannot propagate (a callback from C) is not printed as a
+    traceback: :func:`main` reports it in one line."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def main() -> None:
+    """Run the `knight` command (see :mod:`knight.cli`)."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
+    sys.unraisablehook = _quiet_about_interruptions
+    try:
+        from knight.cli import main as run_command
+
+        run_command()
+    except KeyboardInterrupt:
+        print("knight: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except SystemExit as stop:
+        if _interrupted and stop.code in (0, None):  # the interruption was swallowed on its way up
+            print("knight: interrupted", file=sys.stderr)
+            raise SystemExit(130) from None
+        raise
+
+
+if __name__ == "__main__":
+    main()

@@ -184,3 +184,17 @@ def test_two_runs_on_one_store_at_once(tmp_path, job, reference):
     assert summary(store) == reference
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT COUNT(*) FROM runs WHERE status = 'done'").fetchone()[0] == 2
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interruption_at_any_stage_of_a_command_is_one_line_and_status_130(tmp_path, how):
+    """While the command line loads, while the kernels load, and while a big tour is built or printed."""
+    for after in (0.3, 1.0, 2.5):
+        command = start_knight(["tour", "1500", "--tie", "roth", "--json"], tmp_path / "unused.sqlite")
+        try:
+            time.sleep(after)
+            command.send_signal(how)
+            _, err = command.communicate(timeout=60)
+        finally:
+            end_session(command)
+        assert (command.returncode, err) == (130, "knight: interrupted\n"), after

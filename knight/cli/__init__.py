@@ -12,6 +12,8 @@ Exit statuses, for every command:
 
 from __future__ import annotations
 
+import signal
+
 import typer
 
 from knight.errors import InvalidInput, KnightError
@@ -66,7 +68,11 @@ def fail(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run a command; turn every input error into one line and exit status 2."""
+    """Console entry point: run a command; turn every input error into one line and exit status 2,
+    and Ctrl-C or SIGTERM at any stage into one line and exit status 130."""
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_DFL:  # called in-process, not through knight.__main__, which handles it already
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         status = app(args=argv, prog_name="knight", standalone_mode=False)
     except KnightError as error:  # every error knight raises on purpose: one line, its exit status
@@ -78,17 +84,25 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(EXIT_BAD_INPUT)
         fail(message.splitlines()[0] + " (see --help)")
     except (typer.Abort, KeyboardInterrupt):
+        status = EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if status == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into this status, silently
         typer.echo("knight: interrupted", err=True)
-        raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(status if isinstance(status, int) else 0)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops a command as Ctrl-C does (runs store what finished and say so)."""
+    raise KeyboardInterrupt
 
 
 # Each command lives in its own module and registers itself on `app`.
 from knight.cli import census as _census  # noqa: E402,F401
 from knight.cli import check as _check  # noqa: E402,F401
 from knight.cli import grade as _grade  # noqa: E402,F401
-from knight.cli import verify as _verify  # noqa: E402,F401
 from knight.cli import report as _report  # noqa: E402,F401
 from knight.cli import results as _results  # noqa: E402,F401
 from knight.cli import run as _run  # noqa: E402,F401
 from knight.cli import tour as _tour  # noqa: E402,F401
+from knight.cli import verify as _verify  # noqa: E402,F401

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
-from knight.engine.board import size_text
 from knight.cli.run import StoreOption
+from knight.engine.board import size_text
 from knight.runner import load_job
 from knight.store import CensusRecord, EstimateRecord, Store, store_path
 

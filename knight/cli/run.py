@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import signal
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -74,24 +72,10 @@ def run_in_store(jobs: list[Job], path: Path, *, workers: int, executor: str, sc
     """Run ``jobs`` into the store at ``path`` with a progress bar; SIGTERM and Ctrl-C stop the run in
     order and exit 130, saying that ``again`` (the command to rerun) does the rest."""
     try:
-        with Store(path) as results, _sigterm_interrupts():
+        with Store(path) as results:  # SIGTERM arrives as Ctrl-C (knight.cli.main)
             return run_jobs(jobs, results, workers=workers, executor=executor, scheduler=scheduler,
                             verbose=verbose, reporter=reporter_for())
     except KeyboardInterrupt:
         typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest",
                    err=True)
         raise SystemExit(EXIT_INTERRUPTED) from None
-
-
-@contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """Treat SIGTERM as Ctrl-C while the run lasts, so that it too stops the sweep in order."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
