@@ -59,6 +59,14 @@ if TYPE_CHECKING:
     from knight.engine.theory import closed_tour_verdict, open_tour_verdict
     from knight.engine.tour import Tour
     from knight.errors import (
-        InvalidInput, InvalidTour, JobError, KnightError, MissingData, PathNotKept, RenderError, StoreError,
-        StoreVersionError, Unreadable,
+        InvalidInput,
+        InvalidTour,
+        JobError,
+        KnightError,
+        MissingData,
+        PathNotKept,
+        RenderError,
+        StoreError,
+        StoreVersionError,
+        Unreadable,
     )
