@@ -6,6 +6,7 @@ altered results proves that the numbers come from the store and not from anywher
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
@@ -287,3 +288,25 @@ def test_a_pdf_made_from_the_same_html_is_kept(tmp_path):
     target.write_bytes(b"%PDF damaged")
     (tmp_path / ".page.pdf.source").unlink()  # without the stamp of its HTML, a PDF is made again
     assert write_pdf("<p>two</p>", target) is True and pdf_text(target).strip() == "two"
+
+
+def test_a_render_removes_what_a_killed_render_left_and_refuses_a_bad_out_folder(store, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    out.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(gone.stdout)  # a process that has ended: its half-written files are leftovers
+    leftovers = [out / f".knights-tour.html.{dead_pid}.x1.partial", out / f".knights-tour.pdf.{dead_pid}.x2.partial"]
+    kept = out / f".knights-tour.html.{os.getpid()}.x3.partial"  # a writer still at work: left alone
+    for path in [*leftovers, kept]:
+        path.write_bytes(b"")
+    assert render(store, out, "--no-pdf").returncode == 0
+    assert not any(path.exists() for path in leftovers) and kept.exists()
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    for bad in (a_file, a_file / "below"):
+        refused = knight(["report", "--no-pdf", "--out", str(bad)], store)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--out" in refused.stderr

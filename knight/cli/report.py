@@ -43,6 +43,7 @@ def report(
     if paper not in PAPERS:
         fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
     shown = [load_job(job).name for job in jobs] if jobs else None
+    _check_out(out)
     meta = _meta(jobs)
 
     def write(name: str, context: dict[str, Any]) -> None:
@@ -61,6 +62,21 @@ def report(
             write("key", build_context(data.only(shown)))
     for name in dict.fromkeys(edition):
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
+
+
+def _check_out(out: Path) -> None:
+    """Make the output folder, or stop with one line on why it cannot be written to."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        fail(f"--out {out} is a file; give a folder for the report's files")
+    except OSError as error:
+        fail(f"cannot make the folder {out}: {error.strerror or error}; give another folder with --out")
+    if not os.access(out, os.W_OK | os.X_OK):
+        fail(f"cannot write in {out} (permission denied); give another folder with --out")
+    from knight.report.render import remove_leftovers
+
+    remove_leftovers(out)  # what a render killed midway left behind
 
 
 def _meta(jobs: list[Path]) -> dict[str, Any]:

@@ -71,14 +71,18 @@ METHODS: dict[str, Method] = {
 
 
 def check_parameters(method: str, params: dict[str, Any]) -> None:
-    """Raise :class:`InvalidInput` unless ``method`` exists and takes every one of ``params``."""
+    """Raise :class:`InvalidInput` unless ``method`` exists, takes every one of ``params``, and each
+    value is valid for its parameter (a value of None: only the name is checked)."""
     if method not in METHODS:
         raise InvalidInput(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
     accepted = METHODS[method].parameters
-    for name in params:
+    for name, value in params.items():
         if name not in accepted:
             takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
             raise InvalidInput(f"parameter {name!r} does not apply to method {method!r}; {takes}")
+        problem = None if value is None else accepted[name].problem(value)  # None: the name alone is checked
+        if problem:
+            raise InvalidInput(f"parameter {name!r} of method {method!r}: {problem}")
     if "seed" in params and method != "random-walk" and params.get("tie", "first") != "random":
         raise InvalidInput("parameter 'seed' applies only to the tie-break 'random' and to 'random-walk'")
 

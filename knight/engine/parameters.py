@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-__all__ = ["Parameter"]
+__all__ = ["INT64_MAX", "Parameter"]
+
+#: The largest value an integer parameter may take (the kernels count in signed 64-bit integers).
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,8 @@ class Parameter:
     ``kind`` is ``bool``, ``int``, ``str`` or ``"squares"`` (a set of ``(row, col)``).
     ``choices``, for a ``str`` parameter, is the live registry of its values (name to
     meaning), read each time so that a value registered later is a choice too; ``noun`` is
-    what one choice is called in messages ("tie-break"). ``minimum`` bounds an ``int``.
+    what one choice is called in messages ("tie-break"). ``minimum`` and ``maximum`` bound an
+    ``int`` (at most :data:`INT64_MAX`, what the compiled kernels can hold).
     ``keyed``: the job parser fills the default into every task, so that a task's key does
     not depend on how the job spelled it (a seed is added only where it matters).
     """
@@ -34,6 +38,7 @@ class Parameter:
     noun: str = ""
     minimum: int | None = None
     keyed: bool = True
+    maximum: int = INT64_MAX
 
     def choice_names(self) -> list[str]:
         """The valid values of a parameter with choices, in registry order (empty when it has none)."""
@@ -48,6 +53,8 @@ class Parameter:
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)
                                  or (self.minimum is not None and value < self.minimum)):
             return f"must be a {'positive' if self.minimum == 1 else 'non-negative'} integer, got {value!r}"
+        if self.kind is int and value > self.maximum:
+            return f"must be at most {self.maximum:,}, got {value:,}"
         return None
 
     def default_text(self) -> str | None:

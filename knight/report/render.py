@@ -133,6 +133,29 @@ def write_text(text: str, path: Path) -> None:
         Path(temporary).write_text(text, encoding="utf-8")
 
 
+#: The end of the name of a file being written (see :class:`_atomic`); one left by a killed
+#: render is removed by the next (:func:`remove_leftovers`).
+_PARTIAL = ".partial"
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the half-written files that a render killed midway left in ``folder`` (those whose
+    writer, named by the process id in the file's name, is gone); return them."""
+    removed = []
+    for leftover in Path(folder).glob(f".*{_PARTIAL}"):
+        try:
+            pid = int(leftover.name.rsplit(".", 3)[-3])
+            os.kill(pid, 0)
+            continue  # its writer is still at work
+        except (ValueError, IndexError, ProcessLookupError):
+            pass
+        except PermissionError:
+            continue
+        leftover.unlink(missing_ok=True)
+        removed.append(leftover)
+    return removed
+
+
 class _atomic:
     """A temporary file beside ``path`` that replaces it on success and vanishes on failure."""
 
@@ -141,7 +164,8 @@ class _atomic:
 
     def __enter__(self) -> str:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_PARTIAL,
+                                                  dir=self.path.parent)
         os.close(handle)
         umask = os.umask(0)
         os.umask(umask)
