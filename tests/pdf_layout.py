@@ -9,7 +9,7 @@ Two measurements, both with PyMuPDF (``pymupdf``, in the ``dev`` extras):
   filled to its bottom margin, 0.0 an empty one. The running header and footer live in the
   ``@page`` margin boxes, outside the content box, and are ignored.
 
-The content box is the page less the ``@page`` margins, read from ``reports/templates/style.css``
+The content box is the page less the ``@page`` margins, read from ``knight/report/templates/style.css``
 by :func:`page_margins` unless given (``margins=(top, right, bottom, left)`` in points).
 Sizes are in PDF points (1 pt = 1/72 in); :data:`MM` converts millimetres.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pymupdf
 
-STYLE = Path(__file__).resolve().parent.parent / "reports" / "templates" / "style.css"
+STYLE = Path(__file__).resolve().parent.parent / "knight" / "report" / "templates" / "style.css"
 #: Points per millimetre.
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0, "px": 0.75}

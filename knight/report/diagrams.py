@@ -45,7 +45,7 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
     board = tour.board
     numbers = max(board.n, board.m) <= NUMBERED_UP_TO if numbers is None else numbers
     svg = _board(board, title or f"{tour.method} tour on {board}", labels=labels)
-    svg.set("class", "board tour")  # a tour the page's player (reports/templates/player.js) can step through
+    svg.set("class", "board tour")  # a tour the page's player (knight/report/templates/player.js) can step through
     centres = [_centre(r, c) for r, c in tour.squares]
     last = len(centres)
     width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import importlib.resources
 import hashlib
 import multiprocessing
 import os
@@ -17,15 +18,16 @@ import jinja2
 from knight.errors import RenderError
 from knight.report.text import power_of_ten, scientific
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "reports" / "templates"
+#: The templates, stylesheet and script, shipped inside the package (``reports/templates`` in the
+#: source tree links to them), found through importlib.resources wherever knight is installed.
+TEMPLATES = importlib.resources.files("knight.report") / "templates"
 EDITIONS = ("key", "handout")
 #: The template of each edition: the key answers the questions, the handout is a worksheet of them.
 TEMPLATE_FILES = {"key": "knights-tour.html.j2", "handout": "handout.html.j2"}
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
-def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
-                templates: Path = TEMPLATES) -> str:
+def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4") -> str:
     """The report as one self-contained HTML page (SVG, CSS and the tour player's script inline).
 
     ``edition`` is ``key`` (questions and answers, ``knights-tour.html.j2``) or ``handout`` (the
@@ -36,7 +38,7 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates),
+        loader=jinja2.PackageLoader("knight.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True),
         undefined=jinja2.StrictUndefined,  # a missing number is an error, never a blank
         trim_blocks=True,
@@ -48,8 +50,8 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4",
     environment.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalised, the rest kept
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template(TEMPLATE_FILES[edition])
-    return _no_break_in_boards(page.render(**context, edition=edition, paper=PAPERS[paper], css=(templates / "style.css").read_text(),
-                       player_js=(templates / "player.js").read_text()))
+    return _no_break_in_boards(page.render(**context, edition=edition, paper=PAPERS[paper], css=(TEMPLATES / "style.css").read_text(encoding="utf-8"),
+                       player_js=(TEMPLATES / "player.js").read_text(encoding="utf-8")))
 
 
 def _no_break_in_boards(html: str) -> str:
