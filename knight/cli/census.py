@@ -29,6 +29,8 @@ from knight.runner import default_workers
 from knight.runner.jobs import census_job
 from knight.store import CensusRecord, Store, store_path
 
+__all__ = ["SMALL_BOARD", "census"]
+
 #: Boards with fewer squares run on one worker unless --workers says otherwise.
 SMALL_BOARD = 30
 

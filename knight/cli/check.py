@@ -8,6 +8,8 @@ import typer
 
 from knight.cli import EXIT_BAD_INPUT, app
 
+__all__ = ["EXIT_FULL_TOUR", "EXIT_NOT_FULL", "check", "describe"]
+
 EXIT_FULL_TOUR = 0
 EXIT_NOT_FULL = 1
 

@@ -10,6 +10,8 @@ import typer
 
 from knight.cli import app, fail
 
+__all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
+
 EXIT_ALL_READ = 0
 EXIT_SOME_UNREADABLE = 1
 

@@ -13,6 +13,8 @@ import typer
 
 from knight.cli import app, fail
 
+__all__ = ["DEFAULT_OUT", "FILE_NAMES", "report"]
+
 DEFAULT_OUT = Path("reports/out")
 FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
 

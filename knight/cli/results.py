@@ -17,6 +17,8 @@ from knight.engine.board import size_text
 from knight.runner import load_job
 from knight.store import CensusRecord, EstimateRecord, Store, store_path
 
+__all__ = ["COLUMNS", "CENSUS_COLUMNS", "ESTIMATE_COLUMNS", "results", "census_row", "estimate_row", "format_params"]
+
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
     "job": "job", "board": "board", "method": "method", "params": "parameters", "starts": "starts",

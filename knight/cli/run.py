@@ -12,6 +12,8 @@ from knight.runner import EXECUTORS, Job, RunSummary, default_workers, load_job,
 from knight.runner.progress import reporter_for
 from knight.store import STORE_VARIABLE, Store, store_path
 
+__all__ = ["EXIT_ALL_DONE", "EXIT_SOME_FAILED", "run", "check_run_options", "run_in_store"]
+
 EXIT_ALL_DONE = 0
 EXIT_SOME_FAILED = 1
 

@@ -11,6 +11,8 @@ from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
+__all__ = ["ORDERINGS", "DEFAULT_BUDGET", "backtrack_tour"]
+
 #: Move orderings for the search.
 ORDERINGS: dict[str, str] = {
     "plain": "moves in move order 0–7, as Try_Next_Move's loop over d",

@@ -17,6 +17,8 @@ import numpy as np
 
 from knight.errors import InvalidInput
 
+__all__ = ["HORIZONTAL", "VERTICAL", "MAX_SQUARES", "Board", "size_text", "is_knight_move"]
+
 HORIZONTAL = (2, 1, -1, -2, -2, -1, 1, 2)
 VERTICAL = (-1, -2, -2, -1, 1, 2, 2, 1)
 

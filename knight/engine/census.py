@@ -27,6 +27,11 @@ from knight.engine.board import Board, Square, size_text
 from knight.engine.kernel import kernel
 from knight.errors import InvalidInput
 
+__all__ = [
+    "MAX_CENSUS_SQUARES", "SYMMETRY_LIMIT", "CensusUnit", "UnitCount", "Census", "CensusSpec", "census_units",
+    "assemble", "census", "count_unit", "closed_tours", "cycles_up_to_symmetry", "UnitCounter",
+]
+
 #: The census kernel keeps the visited set in one 64-bit word.
 MAX_CENSUS_SQUARES = 64
 #: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.

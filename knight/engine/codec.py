@@ -22,6 +22,8 @@ import numpy as np
 from knight.engine.board import HORIZONTAL, VERTICAL, size_text
 from knight.errors import InvalidInput
 
+__all__ = ["HEADER_BYTES", "encoded_size", "encode_path", "decode_path"]
+
 #: Bytes before the moves: the start square as a little-endian uint32.
 HEADER_BYTES = 4
 

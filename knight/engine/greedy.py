@@ -23,6 +23,11 @@ from knight.engine.squirrel import squirrel_schedule
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
+__all__ = [
+    "TIE_BREAKS", "BLOG_DX", "BLOG_DY", "blog_ranks", "register_tie_break", "naive_tour", "static_tour",
+    "random_walk_tour", "warnsdorff_tour",
+]
+
 _DR = np.array(VERTICAL, dtype=np.int64)
 _DC = np.array(HORIZONTAL, dtype=np.int64)
 

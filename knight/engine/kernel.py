@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+__all__ = ["Kernel", "kernel"]
+
 
 class Kernel:
     """A numba-compatible function, compiled on first use of :attr:`compiled`.

@@ -15,6 +15,8 @@ import numpy as np
 from knight.engine.board import Board, Square
 from knight.errors import InvalidInput
 
+__all__ = ["squirrel_table", "squirrel_schedule"]
+
 # Ganzfried's move types 1..8 as our move numbers: type 1 is (-2, +1), which is our move 1, and so on.
 _TYPE_TO_MOVE = (1, 0, 7, 6, 5, 4, 3, 2)
 

@@ -29,6 +29,11 @@ from typing import Iterable
 from knight.engine.board import Board, Square
 from knight.errors import InvalidInput
 
+__all__ = [
+    "COLOURING", "SCHWENK", "CONRAD", "FROM_CLOSED", "UNDECIDED", "Verdict", "colour_counts", "open_tour_verdict",
+    "closed_tour_verdict",
+]
+
 COLOURING = "colouring"
 SCHWENK = "Schwenk 1991"
 CONRAD = "Conrad et al. 1994"

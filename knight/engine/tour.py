@@ -13,6 +13,8 @@ import numpy as np
 from knight.engine.board import Board, Square, is_knight_move
 from knight.errors import InvalidTour
 
+__all__ = ["Tour", "symmetric_key"]
+
 
 @dataclass(frozen=True, eq=False)
 class Tour:

@@ -25,6 +25,8 @@ from knight.engine.census import CensusUnit, UnitCount, count_unit
 from knight.engine.kernel import kernel
 from knight.errors import InvalidInput
 
+__all__ = ["CHECKPOINTS", "MAX_ESTIMATE_SQUARES", "Checkpoint", "TreeEstimate", "knuth_estimate", "plain_tree"]
+
 #: The running means are kept at these numbers of probes (those no larger than the probes run).
 CHECKPOINTS = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7)
 #: Largest board the estimator takes: a probe's product of degrees is at most 8^(squares - 1), and its

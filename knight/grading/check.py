@@ -15,6 +15,8 @@ from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
 from knight.engine.tour import Tour
 from knight.grading.formats import Submission, square_name
 
+__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "check"]
+
 #: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
 SEEDS = range(100)
 #: Node budget of each backtracking search tried when looking for the method that made a tour.

@@ -29,6 +29,11 @@ from knight.engine import Board, InvalidInput
 from knight.engine.board import Square, is_knight_move
 from knight.errors import Unreadable
 
+__all__ = [
+    "FORMATS", "MAX_BYTES", "Submission", "read_file", "parse_bytes", "parse_text", "detect", "square_name",
+    "parse_board",
+]
+
 FORMATS = ("array", "pairs", "chess", "csv", "json")
 
 #: The largest file read, in bytes: a 400 × 400 array fits; a bigger file is refused at once.

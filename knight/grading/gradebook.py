@@ -43,6 +43,11 @@ from knight.engine.tour import symmetric_key as tour_symmetric_key
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
 from knight.grading.formats import Unreadable, read_file
 
+__all__ = [
+    "DEFAULT_RUBRIC", "COLUMNS", "load_rubric", "score", "symmetric_key", "Row", "Batch", "submission_files",
+    "grade_directory", "grade_file", "feedback_html", "board_svg", "write_feedback",
+]
+
 DEFAULT_RUBRIC: dict[str, float | bool] = {
     "full_tour": 50, "legal": 30, "rule_followed": 20, "copied_penalty": 0, "wrong_exercise_penalty": 0,
     "partial_credit": True,

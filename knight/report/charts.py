@@ -17,6 +17,8 @@ from matplotlib.figure import Figure  # not pyplot: no GUI backend, no global fi
 
 from knight.report.text import power_of_ten
 
+__all__ = ["success_by_size_svg", "distributions_svg", "estimates_svg", "success_maps_svg"]
+
 _STYLE = {
     "svg.hashsalt": "knight",  # stable element ids, so the same data gives the same SVG
     "svg.fonttype": "none",  # keep text as text: the PDF uses the page's fonts

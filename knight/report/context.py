@@ -31,6 +31,9 @@ from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
 from knight.report.text import board_text, power_of_ten, scientific
 
+__all__ = ["ANSWERS", "CHARTED_RULES", "GLOSSARY", "METHOD_NAMES", "StoreData", "appendix_section", "build_context",
+           "provenance"]
+
 #: The four start squares of each homework board, as the document asks them (questions.toml).
 HOMEWORK_SIZES = (5, 6, 8)
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]

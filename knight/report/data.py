@@ -10,6 +10,8 @@ from typing import Iterator
 from knight.report.records import CensusRecord, EstimateRecord, Results
 from knight.store import DRAWN_UP_TO_SQUARES, Store
 
+__all__ = ["load_store", "load_results", "load_census", "load_estimates"]
+
 
 def load_store(store: Path) -> tuple[Results, list[CensusRecord], list[EstimateRecord]]:
     """Everything the report reads, from one opening of the store: the tours (:func:`load_results`),

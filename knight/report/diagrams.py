@@ -15,6 +15,11 @@ import numpy as np
 from knight.engine import Board, Tour
 from knight.engine.board import Square
 
+__all__ = [
+    "SQUARE", "MARGIN", "TEXT", "LABEL_SIZE", "NUMBERED_UP_TO", "DETAILED_UP_TO", "tour_svg", "heat_map_svg",
+    "empty_board_svg",
+]
+
 SQUARE = 40
 MARGIN = 18
 LIGHT, DARK = "#f3e7cf", "#d2b48c"

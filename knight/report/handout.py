@@ -17,6 +17,8 @@ from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.report.diagrams import empty_board_svg
 from knight.report.questions import Part, Question, document_letters, documents, labels, questions
 
+__all__ = ["NBSP", "DEFAULT_LINES", "handout_context", "unbreakable", "note_markup"]
+
 #: No-break space: board sizes ("5 × 5") and squares ("(0, 0)") never break across lines.
 NBSP = "\u00a0"
 #: The ruled lines a "line" and a "lines" part get unless questions.toml says how many.

@@ -12,6 +12,8 @@ from typing import Callable, Iterable
 from knight.engine import TIE_BREAKS
 from knight.store import TourRecord
 
+__all__ = ["Reach", "side_ranges", "reach_by_rule", "Claim", "CLAIMS", "judge_claims"]
+
 
 @dataclass(frozen=True)
 class Reach:

@@ -18,6 +18,11 @@ import jinja2
 from knight.errors import RenderError
 from knight.report.text import power_of_ten, scientific
 
+__all__ = [
+    "TEMPLATES", "EDITIONS", "TEMPLATE_FILES", "PAPERS", "render_html", "write_pdf", "alongside", "write_text",
+    "remove_leftovers",
+]
+
 #: The templates, stylesheet and script, shipped inside the package (``reports/templates`` in the
 #: source tree links to them), found through importlib.resources wherever knight is installed.
 TEMPLATES = importlib.resources.files("knight.report") / "templates"

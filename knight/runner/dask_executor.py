@@ -10,6 +10,8 @@ from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
 from knight.tasks import Task, TaskResult
 
+__all__ = ["DaskExecutor"]
+
 log = logging.getLogger("knight.runner.dask")
 
 

@@ -19,6 +19,8 @@ import signal
 import time
 from dataclasses import dataclass, field
 
+__all__ = ["ENVIRONMENT_VARIABLE", "Faults"]
+
 ENVIRONMENT_VARIABLE = "KNIGHT_FAULT_INJECTION"
 
 

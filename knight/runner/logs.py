@@ -15,6 +15,8 @@ import multiprocessing
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+__all__ = ["FORMAT", "run_logging"]
+
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
 @contextmanager

@@ -30,6 +30,8 @@ from typing import Any, Callable
 from knight.runner.work import init_worker, run_task
 from knight.tasks import Task, TaskResult
 
+__all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool"]
+
 log = logging.getLogger("knight.runner.pool")
 
 #: Runs of a task, those lost with a dead worker included, before it is recorded as failed.

@@ -19,6 +19,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+__all__ = ["Reporter", "BarReporter", "LineReporter", "reporter_for"]
+
 
 class Reporter(Protocol):
     """Told how far a sweep has got."""

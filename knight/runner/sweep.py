@@ -16,6 +16,8 @@ from knight.runner.work import warm_up
 from knight.store import Store
 from knight.tasks import Task, TaskResult
 
+__all__ = ["EXECUTORS", "RunSummary", "default_workers", "run_jobs"]
+
 log = logging.getLogger("knight.runner")
 
 EXECUTORS = ("process", "dask")

@@ -15,6 +15,8 @@ from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.tasks import CENSUS, ESTIMATE, EstimateResult, Task, TaskResult, validate
 
+__all__ = ["run_task", "EXACT_TREE_UP_TO", "RATE_RUNS", "time_plain_search", "run_chunk", "init_worker", "warm_up"]
+
 log = logging.getLogger("knight.runner.work")
 
 

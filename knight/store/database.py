@@ -64,6 +64,8 @@ from knight.tasks import (
     validate,
 )
 
+__all__ = ["DEFAULT_STORE", "STORE_VARIABLE", "SCHEMA_VERSION", "store_path", "schema_version", "Store"]
+
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
 STORE_VARIABLE = "KNIGHT_STORE"
