@@ -13,6 +13,7 @@ Exit statuses, for every command:
 from __future__ import annotations
 
 import signal
+from typing import NoReturn
 
 import typer
 
@@ -21,7 +22,7 @@ from knight.errors import InvalidInput, KnightError
 try:  # typer 0.29 vendors click; older typer uses click itself
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover
-    from click.exceptions import ClickException
+    from click.exceptions import ClickException  # type: ignore[assignment]
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -61,7 +62,7 @@ def parse_square(text: str) -> tuple[int, int]:
     return row, col
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and the bad-input exit status."""
     typer.echo(f"knight: error: {message}", err=True)
     raise SystemExit(EXIT_BAD_INPUT)

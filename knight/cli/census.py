@@ -63,7 +63,7 @@ def census(
     removed = [parse_square(text) for text in remove or []]
     check_run_options(workers, executor, scheduler)
     spec = CensusSpec(board.n, board.m, closed, tuple(sorted(set(removed))),
-                      None if start is None else (tuple(start),), depth)
+                      None if start is None else ((start[0], start[1]),), depth)
     job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
     if verdict.exists is False:

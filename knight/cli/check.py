@@ -41,7 +41,7 @@ def check(
     except Unreadable as error:
         typer.echo(f"knight: error: {file}: {error}", err=True)
         return EXIT_BAD_INPUT
-    result = check_submission(submission, board=assigned, start=tuple(start) if start else None)
+    result = check_submission(submission, board=assigned, start=(start[0], start[1]) if start else None)
     typer.echo(json.dumps(result.to_dict()) if as_json else describe(result))
     return EXIT_FULL_TOUR if result.verdict == FULL else EXIT_NOT_FULL
 

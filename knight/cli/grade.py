@@ -49,7 +49,7 @@ def grade(
     except OSError as error:
         fail(f"cannot create {out}: {error.strerror or error}")
     with typer.progressbar(length=len(files), label="grading", file=sys.stderr) as bar:
-        batch = grade_directory(source, target, board=assigned, start=tuple(start) if start else None,
+        batch = grade_directory(source, target, board=assigned, start=(start[0], start[1]) if start else None,
                                 rubric=scores, pdf=pdf, files=files, on_done=lambda row: bar.update(1))
     full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)
     copied = sum(bool(row.copied_from) for row in batch.rows)

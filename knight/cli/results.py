@@ -207,7 +207,7 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
         table.add_column(heading, justify="left" if heading == "rule" else "right")
     for row in rows:
         rates = [row[f"rate_{a}_{b}"] for a, b in ranges]
-        table.add_row(row["rule"], row["sides"], str(row["runs"]), str(row["first_failure"] or "none"),
+        table.add_row(str(row["rule"]), str(row["sides"]), str(row["runs"]), str(row["first_failure"] or "none"),
                       str(row["failing_sides"]), *("-" if r is None else f"{r:.0%}" for r in rates))
     console.print(table)
     verdicts = Table(title="The literature's claims, tested on these runs")

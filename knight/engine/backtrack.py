@@ -89,7 +89,7 @@ def backtrack_tour(
 
 
 @kernel(compile_from=25)  # exponential work: compile for all but the tiniest boards
-def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, longest):  # pragma: no cover
+def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, longest):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Search for a full tour; return ``(found, nodes, longest_length, out_of_budget)``.
 
     The squares of ``removed`` start as visited; a full tour covers the others.

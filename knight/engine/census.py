@@ -460,6 +460,7 @@ def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit
         image = np.sort(images, axis=2)
         codes = np.sort(image[..., 0] * board.size + image[..., 1], axis=1)
         canonical = codes if canonical is None else _row_minimum(canonical, codes)
+    assert canonical is not None  # the identity is always among the symmetries
     return len(np.unique(canonical, axis=0))
 
 
@@ -488,7 +489,7 @@ class UnitCounter:
 
 
 def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
-    return {board.index(tuple(square)) for square in removed}
+    return {board.index((square[0], square[1])) for square in removed}
 
 
 def _orbits(board: Board, gone: set[int]) -> dict[int, list[int]]:
@@ -512,7 +513,7 @@ def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @kernel(compile_from=16)
-def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, prune, record):  # pragma: no cover
+def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, prune, record):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Count the tours that begin with ``prefix``; return ``(tours, nodes, recorded)``.
 
     A depth-first search over the squares of ``available`` (a bitboard), the visited set

@@ -211,7 +211,7 @@ def _walk(
 
 
 @kernel(compile_from=1024)  # an 8 × 8 walk takes well under a millisecond interpreted
-def _greedy_walk(n, m, start, rule, tie, ranks, switches, seed, path):  # pragma: no cover - see tests
+def _greedy_walk(n, m, start, rule, tie, ranks, switches, seed, path):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Fill ``path`` with the walk from ``start``; return its length.
 
     ``ranks[p, k]`` is the preference of move ``k`` in phase ``p`` (lower wins a tie);

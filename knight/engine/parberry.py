@@ -168,7 +168,7 @@ def _cycle_links(board: Board) -> np.ndarray:
 
         def to_global(squares: np.ndarray) -> np.ndarray:
             rows, cols = np.divmod(squares, w)
-            return offset + rows * m + cols
+            return np.asarray(offset + rows * m + cols)
 
         links[to_global(local), 0] = to_global(before)
         links[to_global(local), 1] = to_global(after)
@@ -193,7 +193,7 @@ def _removed_partners() -> list[tuple[Square, Square]]:
 
 
 @kernel(compile_from=40_000)
-def _walk_cycle(links, start):  # pragma: no cover - see tests
+def _walk_cycle(links, start):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Read a cycle off its links: the squares in order from ``start``, first towards ``links[start, 0]``."""
     size = links.shape[0]
     path = np.empty(size, dtype=np.int32)

@@ -162,6 +162,6 @@ def _colouring(board: Board, gone: set[Square], start: Square | None, closed: bo
 def _removed(board: Board, removed: Iterable[Square]) -> set[Square]:
     gone = set()
     for square in removed:
-        board.index(tuple(square))  # raises on a square off the board
+        board.index((square[0], square[1]))  # raises on a square off the board
         gone.add((int(square[0]), int(square[1])))
     return gone

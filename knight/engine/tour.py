@@ -233,6 +233,6 @@ def _first_repeat(path: np.ndarray) -> int:
     seen: set[int] = set()
     for square in path.tolist():
         if square in seen:
-            return square
+            return int(square)
         seen.add(square)
     raise AssertionError("no repeated square")

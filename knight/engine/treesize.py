@@ -125,7 +125,7 @@ def knuth_estimate(board: Board, start: Square, probes: int, seed: int = 0, *,
     nodes, tours = _Running(), _Running()
     full = 0
     depth_total = 0
-    checkpoints = []
+    checkpoints: list[Checkpoint] = []
     marks = [p for p in CHECKPOINTS if p <= probes] + [int(probes)]
     done = 0
     for mark in marks:
@@ -172,14 +172,14 @@ def plain_tree(board: Board, start: Square, *, compiled: bool | None = None) -> 
     Reference: the Eiffel text's Try_All; D. E. Knuth (1975), the tree his estimator estimates.
     """
     _check(board, start)
-    return count_unit(CensusUnit(board.n, board.m, tuple(start), None), prune=False, compiled=compiled)
+    return count_unit(CensusUnit(board.n, board.m, (start[0], start[1]), None), prune=False, compiled=compiled)
 
 
 def _check(board: Board, start: Square) -> int:
     if board.size > MAX_ESTIMATE_SQUARES:
         raise InvalidInput(f"the tree is estimated on boards of at most {MAX_ESTIMATE_SQUARES} squares; "
                            f"{board} has {board.size}")
-    return board.index(tuple(start))
+    return board.index((start[0], start[1]))
 
 
 class _Running:
@@ -210,7 +210,7 @@ class _Running:
 
 
 @kernel(compile_from=50_000)  # squares times probes: a thousand probes of 8 x 8 already pay for compiling
-def _probe(neighbours, start, state, node_out, tour_out, depth_out):  # pragma: no cover - see tests
+def _probe(neighbours, start, state, node_out, tour_out, depth_out):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Run ``node_out.size`` probes from ``start``; return the generator's state after them.
 
     Probe ``p`` writes its node estimate ``1 + d_1 + d_1 d_2 + ...`` to ``node_out[p]``, its tour

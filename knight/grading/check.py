@@ -90,8 +90,9 @@ class Check:
             if self.verdict == NOT_A_TOUR:
                 return f"followed up to the first error (step {self.first_error_step})"
             return "followed at every step"
+        assert self.rule_chosen is not None  # set whenever rule_followed is False
         return (f"not followed at step {self.rule_broken_at}: it went to {self.name(self.rule_chosen)}, "
-                f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}")  # type: ignore[arg-type]
+                f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}")
 
     def to_dict(self) -> dict:
         """JSON-ready data (squares as [row, col])."""

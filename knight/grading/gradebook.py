@@ -153,11 +153,15 @@ class Batch:
 
 def submission_files(directory: Path) -> tuple[list[Path], list[str]]:
     """The files directly in ``directory`` (sorted; hidden files left out) and the sub-directories skipped."""
-    files, skipped = [], []
+    files: list[Path] = []
+    skipped: list[str] = []
     for path in sorted(directory.iterdir()):
         if path.name.startswith("."):
             continue
-        (skipped if path.is_dir() else files).append(path if not path.is_dir() else path.name)
+        if path.is_dir():
+            skipped.append(path.name)
+        else:
+            files.append(path)
     return files, skipped  # type: ignore[return-value]
 
 
@@ -187,7 +191,7 @@ def grade_directory(directory: Path, out: Path, *, board: Board | None = None, s
             write_feedback(row, out, pdf=pdf)
             if on_done is not None:
                 on_done(row)
-    groups: dict[bytes, list[Row]] = {}
+    groups: dict[str, list[Row]] = {}
     for row in rows:
         key = symmetric_key(row.result) if row.result is not None and row.result.length > 1 else None
         if key is not None:

@@ -19,7 +19,7 @@ from knight.report.text import power_of_ten
 
 __all__ = ["success_by_size_svg", "distributions_svg", "estimates_svg", "success_maps_svg"]
 
-_STYLE = {
+_STYLE: Any = {  # Any: matplotlib types its keys as a Literal of every rc name
     "svg.hashsalt": "knight",  # stable element ids, so the same data gives the same SVG
     "svg.fonttype": "none",  # keep text as text: the PDF uses the page's fonts
     "font.family": "DejaVu Sans",
@@ -45,7 +45,7 @@ def _series_style(index: int) -> dict[str, object]:
     return {"color": colour, "marker": marker, "linestyle": line, "markersize": 4, "linewidth": 1.2}
 
 
-def success_by_size_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, title: str,
+def success_by_size_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, title: str,
                         xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
     with rc_context(_STYLE):
@@ -121,7 +121,7 @@ def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: 
         return _to_svg(figure)
 
 
-def _subplots(rows: int = 1, columns: int = 1, *, figsize: tuple[float, float], **options: object) -> tuple[Figure, Any]:
+def _subplots(rows: int = 1, columns: int = 1, *, figsize: tuple[float, float], **options: Any) -> tuple[Figure, Any]:
     figure = Figure(figsize=figsize)
     return figure, figure.subplots(rows, columns, **options)
 

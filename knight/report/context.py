@@ -117,7 +117,8 @@ def provenance(data: StoreData) -> list[dict[str, Any]]:
     for record in data.results.records:
         for job in record.jobs:
             tours[job] = tours.get(job, 0) + 1
-    for census in [*data.censuses, *data.estimates]:
+    stored: list[CensusRecord | EstimateRecord] = [*data.censuses, *data.estimates]
+    for census in stored:
         for job in census.jobs:
             counts[job] = counts.get(job, 0) + 1
     return [{"job": job, "tours": tours.get(job, 0), "counts": counts.get(job, 0)}
@@ -226,7 +227,7 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
         board = Board(size, size)
         first = data.results.by_start("warnsdorff", size, size, tie="first")
         question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
-        asked = [tuple(s) for s in question.starts] or sorted(first)
+        asked = [(s[0], s[1]) for s in question.starts] or sorted(first)
         chosen = [first[s] for s in asked]
         summary = Summary.of(chosen)
         everywhere = Summary.of(list(first.values()))
@@ -376,7 +377,7 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
 
 
 def eiffel_corners(data: StoreData) -> dict[str, Any]:
-    mutilated = []
+    mutilated: list[dict[str, Any]] = []
     for c in (c for c in data.censuses if c.removed and c.total is not None):
         board = c.board
         first, second = colour_counts(board, c.removed)
@@ -531,7 +532,7 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         raise MissingData("no board-size study")
     largest = max(r.sides[-1] for r in reach.values())
     plain = reach["first"].rate_between(51, largest)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, tie in (("W+ (Squirrel–Cull)", W_PLUS), ("W2 (second-level look-ahead)", W_TWO)):
         rule = reach.get(tie)
         if rule is None or plain is None:
@@ -550,7 +551,7 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
 
 
 def blog_ties(data: StoreData) -> dict[str, Any]:
-    comparison = []
+    comparison: list[dict[str, Any]] = []
     for tie in TIE_BREAKS:
         records = data.results.select("warnsdorff", 8, 8, tie=tie)
         if records:

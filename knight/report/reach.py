@@ -166,7 +166,7 @@ CLAIMS: list[Claim] = [
 def judge_claims(reach: dict[str, Reach]) -> list[dict[str, object]]:
     """Each claim with our verdict: ``disagree`` when our runs contradict it (at any reach), ``agree``
     when they are consistent and reach far enough to test it, ``untested`` otherwise."""
-    verdicts = []
+    verdicts: list[dict[str, object]] = []
     for claim in CLAIMS:
         rule = reach.get(claim.rule)
         if rule is None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import base64
-import importlib.resources
 import hashlib
+import importlib.resources
 import multiprocessing
 import os
 import re

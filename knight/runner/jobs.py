@@ -54,7 +54,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
 from knight.engine import METHODS, Board, InvalidInput, check_parameters
 from knight.engine.board import Square
@@ -192,7 +192,7 @@ class _Where:
     def child(self, name: str) -> _Where:
         return _Where(self.path, f"{self.prefix}{name}.")
 
-    def fail(self, key: str, message: str) -> None:
+    def fail(self, key: str, message: str) -> NoReturn:
         raise JobError(f"{self.path}: {self.prefix}{key}: {message}")
 
 
@@ -351,12 +351,12 @@ def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
         match = _BOARD_PATTERN.match(str(item))
         if not match:
             where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
-        a, b, c, d = (int(x) if x else None for x in match.groups())
-        rows = range(a, (b if b is not None else a) + 1)
-        if c is None:
+        low, high, low_m, high_m = match.groups()
+        rows = range(int(low), int(high or low) + 1)
+        if low_m is None:
             sizes = [(n, n) for n in rows]
         else:
-            sizes = [(n, m) for n in rows for m in range(c, (d if d is not None else c) + 1)]
+            sizes = [(n, m) for n in rows for m in range(int(low_m), int(high_m or low_m) + 1)]
         if not sizes:
             where.fail("boards", f"{item!r} is an empty range; write A..B with A <= B")
         for n, m in sizes:

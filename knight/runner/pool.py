@@ -118,7 +118,7 @@ class ProcessPool:
     def __init__(self, workers: int, worker_setup: Callable[[], None] | None = None,
                  max_attempts: int = MAX_ATTEMPTS) -> None:
         self.workers = workers
-        self.context = multiprocessing.get_context(start_method())
+        self.context: Any = multiprocessing.get_context(start_method())  # BaseContext's stubs lack Process
         self.worker_setup = worker_setup
         self.max_attempts = max_attempts
 

@@ -13,6 +13,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -41,7 +42,7 @@ class BarReporter:
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
             console=self.console, transient=False,
         )
-        self.task = None
+        self.task: TaskID | None = None
         self.started = 0.0
 
     def start(self, total: int) -> None:
@@ -52,6 +53,7 @@ class BarReporter:
     def advance(self, count: int) -> None:
         done = self.progress.tasks[0].completed + count
         rate = done / max(time.monotonic() - self.started, 1e-9)
+        assert self.task is not None, "start() comes first"
         self.progress.update(self.task, advance=count, rate=f"{rate:,.0f} tasks/s")
 
     def finish(self) -> None:

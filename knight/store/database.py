@@ -245,7 +245,7 @@ class Store:
                 "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
                 (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
             )
-        return int(cursor.lastrowid)
+        return int(cursor.lastrowid or 0)
 
     def finish_run(self, run_id: int, status: str, tasks_total: int, tasks_run: int) -> None:
         """Record how run ``run_id`` ended."""
@@ -336,6 +336,7 @@ class Store:
                 counts.append((result.key, result.tours, result.nodes))
                 continue
             if result.is_estimate:
+                assert result.estimate is not None  # incomplete() checked it
                 estimates.append(_estimate_row(result.key, result.estimate))
                 continue
             tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
