@@ -4,14 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help install system-libraries browser test bench report clean
+.PHONY: help install system-libraries browser lint test bench report clean
 
 # The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
 JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
 
 help:
 	@echo "make report  - run the shipped jobs and write the report to reports/out/ (FULL=1: heavy studies too)"
-	@echo "make test    - run the test suite"
+	@echo "make test    - lint, type-check and run the test suite"
+	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine)"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
 	@echo "make clean   - remove the virtual environment and generated files"
 
@@ -43,7 +44,14 @@ browser:
 		echo "installing Chromium (for the browser test)"; \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-test: $(STAMP) system-libraries browser
+# Lint and types: ruff (rules and formatting), mypy on the package and --strict on the engine.
+lint: $(STAMP)
+	$(BIN)/ruff check knight tests benchmarks tools
+	$(BIN)/ruff format --check knight tests benchmarks tools
+	$(BIN)/mypy
+	$(BIN)/mypy --strict knight/engine
+
+test: $(STAMP) system-libraries browser lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) system-libraries

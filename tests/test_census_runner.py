@@ -90,7 +90,7 @@ def test_census_tasks_have_stable_keys_and_their_units_back():
     assert len({task.key for task in tasks}) == len(tasks)
     assert "census 5x5 open start 0,0 first" in tasks[0].describe()
     with pytest.raises(ValueError, match="has no census unit"):
-        Task("warnsdorff", (("tie", "first"),), 5, 5, (0, 0)).unit
+        _ = Task("warnsdorff", (("tie", "first"),), 5, 5, (0, 0)).unit
 
 
 def test_load_census_gives_the_report_every_census(tmp_path):

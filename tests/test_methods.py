@@ -149,7 +149,8 @@ def test_deitel_results_from_the_corner():
         r, c = squares[-1]
         for dr, dc in zip((-1, -2, -2, -1, 1, 2, 2, 1), (2, 1, -1, -2, -2, -1, 1, 2)):
             if 0 <= r + dr < 8 and 0 <= c + dc < 8 and (r + dr, c + dc) not in seen:
-                squares.append((r + dr, c + dc)); seen.add(squares[-1])
+                squares.append((r + dr, c + dc))
+                seen.add(squares[-1])
                 break
         else:
             break

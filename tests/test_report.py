@@ -273,7 +273,7 @@ def _fonts(page):
         if descriptor is None and "/DescendantFonts" in font:
             descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
         if descriptor is not None:
-            yield {k for k in descriptor.get_object().keys() if k.startswith("/FontFile")}
+            yield {k for k in descriptor.get_object() if k.startswith("/FontFile")}
 
 
 def test_a_pdf_made_from_the_same_html_is_kept(tmp_path):

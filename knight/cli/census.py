@@ -8,7 +8,7 @@ run again, it counts only the units the store lacks; run twice, it counts nothin
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -38,12 +38,12 @@ SMALL_BOARD = 30
 @app.command()
 def census(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
-    m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
-    start: Annotated[Optional[tuple[int, int]], typer.Option(help="Count only the tours from ROW COL.")] = None,
+    m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
+    start: Annotated[tuple[int, int] | None, typer.Option(help="Count only the tours from ROW COL.")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="Count closed tours instead of open ones.")] = False,
-    remove: Annotated[Optional[list[str]], typer.Option(
+    remove: Annotated[list[str] | None, typer.Option(
         help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7.")] = None,
-    workers: Annotated[Optional[int], typer.Option(
+    workers: Annotated[int | None, typer.Option(
         help="Worker processes (default: all cores; one on boards under 30 squares).")] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     store: StoreOption = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,10 +17,10 @@ EXIT_NOT_FULL = 1
 @app.command()
 def check(
     file: Annotated[str, typer.Argument(help="The submission: a text file.")],
-    board: Annotated[Optional[str], typer.Option(help="The assigned board, N or NxM (also used to read pairs and "
+    board: Annotated[str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and "
                                                       "chess squares).")] = None,
-    start: Annotated[Optional[tuple[int, int]], typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
-    format: Annotated[Optional[str], typer.Option(  # noqa: A002 - the option's name
+    start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
+    format: Annotated[str | None, typer.Option(  # noqa: A002 - the option's name
         "--format", help="Force the format: array, pairs, chess, csv, json (default: detected).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,9 +20,9 @@ EXIT_SOME_UNREADABLE = 1
 def grade(
     directory: Annotated[str, typer.Argument(help="The directory of submissions, one file per student.")],
     out: Annotated[str, typer.Option(help="Where to write gradebook.csv and the feedback pages.")],
-    board: Annotated[Optional[str], typer.Option(help="The assigned board, N or NxM.")] = None,
-    start: Annotated[Optional[tuple[int, int]], typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
-    rubric: Annotated[Optional[str], typer.Option(help="A TOML rubric replacing the default scores.")] = None,
+    board: Annotated[str | None, typer.Option(help="The assigned board, N or NxM.")] = None,
+    start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
+    rubric: Annotated[str | None, typer.Option(help="A TOML rubric replacing the default scores.")] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Also write each feedback page as PDF.")] = False,
 ) -> int:
     """Check every file directly in DIRECTORY (sub-directories are skipped) and write OUT/gradebook.csv and

@@ -86,8 +86,8 @@ def _meta(jobs: list[Path]) -> dict[str, Any]:
     from knight import __version__
 
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch
-              else datetime.datetime.now(datetime.timezone.utc))
+    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
+              else datetime.datetime.now(datetime.UTC))
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                 timeout=10).stdout.strip() or "unknown"

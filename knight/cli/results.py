@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -42,7 +42,7 @@ ESTIMATE_COLUMNS = {
 
 @app.command()
 def results(
-    job: Annotated[Optional[str], typer.Argument(help="A job's name or its file (default: every job).")] = None,
+    job: Annotated[str | None, typer.Argument(help="A job's name or its file (default: every job).")] = None,
     store: StoreOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
@@ -174,7 +174,7 @@ def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]], esti
         for row in estimated:
             table.add_row(*(_cell(key, row[key]) for key in ESTIMATE_COLUMNS))
         console.print(table)
-    for key, what, attempts, reason in failures:
+    for _key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,10 +18,10 @@ EXIT_ALL_DONE = 0
 EXIT_SOME_FAILED = 1
 
 #: The options every command that runs tasks or reads the store shares.
-StoreOption = Annotated[Optional[Path], typer.Option(
+StoreOption = Annotated[Path | None, typer.Option(
     help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")]
 ExecutorOption = Annotated[str, typer.Option(help="Where tasks run: process (a local pool) or dask.")]
-SchedulerOption = Annotated[Optional[str], typer.Option(
+SchedulerOption = Annotated[str | None, typer.Option(
     help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
 
@@ -29,7 +29,7 @@ VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every 
 @app.command()
 def run(
     jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
-    workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: all cores).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,

@@ -9,9 +9,9 @@ Moves are numbered 0–7 as in Deitel's exercise 7.24: move ``k`` changes ``(row
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterable, Iterator
 
 import numpy as np
 

@@ -18,8 +18,9 @@ visited, and only the symmetries that keep the removed set in place are used.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -635,9 +636,7 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
                 elif x != zero:  # rule 3
                     x2 = x & (x - one)
                     away = x & ~masks[square]
-                    if x2 != zero and (x2 & (x2 - one)) != zero:
-                        candidates = zero
-                    elif away != zero and (away & (away - one)) != zero:
+                    if x2 != zero and (x2 & (x2 - one)) != zero or away != zero and (away & (away - one)) != zero:
                         candidates = zero
                     elif x2 != zero:
                         candidates &= x

@@ -15,7 +15,7 @@ to check, as for any path.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

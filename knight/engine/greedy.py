@@ -13,7 +13,7 @@ Three rules, one kernel:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -282,7 +282,7 @@ def _greedy_walk(n, m, start, rule, tie, ranks, switches, seed, path):  # type: 
                 k = candidates[i]
                 r2, c2 = r + _DR[k], c + _DC[k]
                 score = 0
-                if tie == _LOOKAHEAD_MIN or tie == _LOOKAHEAD_SUM:
+                if tie in (_LOOKAHEAD_MIN, _LOOKAHEAD_SUM):
                     least = 99
                     total = 0
                     for j in range(8):

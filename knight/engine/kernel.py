@@ -12,7 +12,8 @@ Set ``KNIGHT_JIT=0`` to never compile, ``KNIGHT_JIT=1`` to always compile.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["Kernel", "kernel"]
 

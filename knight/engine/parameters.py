@@ -8,8 +8,9 @@ every one of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["INT64_MAX", "Parameter"]
 

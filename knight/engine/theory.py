@@ -23,8 +23,8 @@ Each answer is a :class:`Verdict`: ``exists`` is True (theory guarantees a tour)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from knight.engine.board import Board, Square
 from knight.errors import InvalidInput

@@ -7,8 +7,8 @@ board, onto a square already visited, or onto a number written twice or missing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
@@ -35,19 +35,19 @@ class Check:
     verdict: str                      # FULL, PARTIAL or NOT_A_TOUR
     length: int                       # squares listed
     closed: bool
-    first_error_step: Optional[int]
+    first_error_step: int | None
     errors: list[str]                 # every error found, the first one first
-    illegal: Optional[str]            # the first illegal move, as a sentence
+    illegal: str | None            # the first illegal move, as a sentence
     repeated: dict[Square, list[int]]  # square -> the numbers it carries
     off_board: list[tuple[int, Square]]
     unvisited: list[Square]
-    rule_followed: Optional[bool]     # None when there was no choice to check
-    rule_broken_at: Optional[int] = None
+    rule_followed: bool | None     # None when there was no choice to check
+    rule_broken_at: int | None = None
     rule_allowed: list[Square] = field(default_factory=list)
-    rule_chosen: Optional[Square] = None
-    reproduced_by: Optional[str] = None
+    rule_chosen: Square | None = None
+    reproduced_by: str | None = None
     reproduce_note: str = ""
-    assigned: Optional[bool] = None
+    assigned: bool | None = None
     assigned_note: str = ""
 
     @property
@@ -129,7 +129,7 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
     off_board: list[tuple[int, Square]] = []
     repeated: dict[Square, list[int]] = {}
     first_seen: dict[Square, int] = {}
-    illegal: Optional[str] = None
+    illegal: str | None = None
     for i, square in enumerate(squares):
         step = labels[i - 1] if i else 1
         if not b.contains(square):
@@ -142,12 +142,11 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
                                     f"(numbers {first_seen[square]} and {labels[i]})"))
         else:
             first_seen[square] = labels[i]
-        if i and b.contains(squares[i - 1]):
-            if not is_knight_move(squares[i - 1], square):
-                message = (f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} "
-                           "is not a knight move")
-                illegal = illegal or message
-                errors.append((step, 1, message))
+        if i and b.contains(squares[i - 1]) and not is_knight_move(squares[i - 1], square):
+            message = (f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} "
+                       "is not a knight move")
+            illegal = illegal or message
+            errors.append((step, 1, message))
     for step, message in submission.problems:
         errors.append((step, 3, f"step {step}: {message}"))
     errors.sort(key=lambda error: (error[0], error[1]))

@@ -84,7 +84,8 @@ def parse_bytes(data: bytes, *, board: Board | None = None, fmt: str | None = No
         text = data.decode("latin-1")
         controls = sum(ch < " " and ch not in "\t\r\n\f" for ch in text[:65536])
         if controls > len(text[:65536]) // 100:
-            raise Unreadable("the file is binary, not text; hand in the program's printed output as a text file")
+            raise Unreadable(
+                "the file is binary, not text; hand in the program's printed output as a text file") from None
     return parse_text(text, board=board, fmt=fmt)
 
 

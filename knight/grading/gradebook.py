@@ -31,9 +31,9 @@ import os
 import tempfile
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 import numpy as np
 
@@ -73,7 +73,7 @@ def load_rubric(path: Path | str | None) -> dict[str, float | bool]:
         if key not in DEFAULT_RUBRIC:
             raise InvalidInput(f"the rubric {path} has an unknown key {key!r}; keys: {', '.join(DEFAULT_RUBRIC)}")
         wanted = bool if key == "partial_credit" else (int, float)
-        if not isinstance(value, wanted) or (wanted != bool and isinstance(value, bool)):
+        if not isinstance(value, wanted) or (wanted is not bool and isinstance(value, bool)):
             raise InvalidInput(f"the rubric's {key!r} must be {'true or false' if wanted is bool else 'a number'}")
         rubric[key] = value
     return rubric
@@ -97,7 +97,7 @@ def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) 
     return round(max(points, 0.0), 1)
 
 
-def symmetric_key(result: Check) -> Optional[str]:
+def symmetric_key(result: Check) -> str | None:
     """Equal for two submissions whose squares are the same path up to reversal and the board's symmetries."""
     board = result.board
     squares = result.submission.squares
@@ -112,7 +112,7 @@ class Row:
 
     student: str
     file: str
-    result: Optional[Check]
+    result: Check | None
     note: str = ""
     copied_from: list[str] = field(default_factory=list)
     score: float = 0.0

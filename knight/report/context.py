@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from statistics import median
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from knight.report.records import CensusRecord, EstimateRecord, Results
 from knight.store import DRAWN_UP_TO_SQUARES, Store

@@ -8,7 +8,7 @@ as in the project's conventions.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

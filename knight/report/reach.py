@@ -6,8 +6,8 @@ of ``warnsdorff`` from the top-left corner of m × m boards.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from knight.engine import TIE_BREAKS
 from knight.store import TourRecord

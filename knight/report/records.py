@@ -3,8 +3,9 @@ selections by method, board and parameters, and a summary of a group of runs."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from knight.engine.board import Square, size_text
 from knight.errors import MissingData

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from knight.engine import InvalidInput
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size

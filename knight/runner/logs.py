@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import multiprocessing
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 __all__ = ["FORMAT", "run_logging"]
 

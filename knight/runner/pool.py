@@ -23,9 +23,10 @@ import multiprocessing
 import os
 import signal
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable
+from typing import Any
 
 from knight.runner.work import init_worker, run_task
 from knight.tasks import Task, TaskResult

@@ -42,10 +42,11 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text

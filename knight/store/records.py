@@ -8,8 +8,9 @@ its units; :class:`EstimateRecord` — a tree-size estimate. Read them with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
