@@ -26,7 +26,7 @@ from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
-from knight.report.diagrams import heat_map_svg, tour_svg
+from knight.report.diagrams import heat_map_svg, starts_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
@@ -258,6 +258,38 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
                       + ".",
         }
     return answer
+
+
+def homework_starts(data: StoreData) -> dict[str, Any]:
+    """The existence map of each homework board (engine: theory, a closed tour walked from each
+    start, or a search), checked against the stored census where there is one."""
+    from knight.engine.starts import existence_map
+
+    maps = []
+    for size in HOMEWORK_SIZES:
+        board = Board(size, size)
+        records = existence_map(board)
+        kinds = {r.square: r.kind for r in records}
+        found = sum(kind == "found" for kind in kinds.values())
+        census = next((c for c in data.censuses if (c.n, c.m) == (size, size) and c.complete and not c.closed
+                       and not c.removed and c.starts is None), None)
+        maps.append({
+            "board": board_text(size, size), "squares": board.size, "found": found,
+            "none": sum(kind == "none" for kind in kinds.values()),
+            "unknown": sum(kind == "unknown" for kind in kinds.values()),
+            "proofs": sorted({r.method for r in records if r.kind == "none"}),
+            "ways": sorted({r.method for r in records if r.kind == "found"}),
+            "nodes": sum(r.nodes for r in records),
+            "census": None if census is None else all(
+                (census.counts.get(square, 0) > 0) == (kind == "found") for square, kind in kinds.items()),
+            "svg": starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
+        })
+    return {
+        "maps": maps,
+        "glance": "; ".join(f"{m['board']}: from {m['found']} of {m['squares']} squares" for m in maps)
+                  + " — " + ("every square of the boards with a closed tour; on an odd board only the colour "
+                             "with more squares" if any(m["none"] for m in maps) else "every square") + ".",
+    }
 
 
 # --- The Eiffel text -------------------------------------------------------------------------------
@@ -601,6 +633,7 @@ ANSWERS: dict[str, Callable[[StoreData], dict[str, Any]]] = {
     "homework-5x5": _homework_board(5),
     "homework-6x6": _homework_board(6),
     "homework-8x8": _homework_board(8),
+    "homework-starts": homework_starts,
     "eiffel-first": eiffel_first,
     "eiffel-all": eiffel_all,
     "eiffel-closed": eiffel_closed,

@@ -16,6 +16,7 @@ from knight.engine import Board, Tour
 from knight.engine.board import Square
 
 __all__ = [
+    "starts_map_svg",
     "SQUARE", "MARGIN", "TEXT", "LABEL_SIZE", "NUMBERED_UP_TO", "DETAILED_UP_TO", "tour_svg", "heat_map_svg",
     "empty_board_svg",
 ]
@@ -127,6 +128,28 @@ def empty_board_svg(board: Board, *, title: str | None = None, start: Square | N
         ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.36), "fill": "#fff",
                                       "stroke": START, "stroke-width": "2.5", "class": "start"})
         _label(svg, (x, y), "1", START, SQUARE * 0.4)
+    return _to_string(svg)
+
+
+def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str:
+    """The existence map of a board: on its coloured squares, a disc where a tour starts (``found``),
+    a cross where none does (``none``) and a question mark where it is not known (``unknown``), so
+    that it reads in black and white and shows the colouring argument at a glance.
+    """
+    svg = _board(board, title)
+    svg.set("class", "board starts")
+    for (row, col), kind in sorted(kinds.items()):
+        x, y = _centre(row, col)
+        if kind == "found":
+            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.27), "fill": PATH,
+                                          "class": "found"})
+        elif kind == "none":
+            arm = SQUARE * 0.2
+            ET.SubElement(svg, "path", {"d": f"M{_f(x - arm)} {_f(y - arm)}L{_f(x + arm)} {_f(y + arm)}"
+                                             f"M{_f(x - arm)} {_f(y + arm)}L{_f(x + arm)} {_f(y - arm)}",
+                                        "stroke": END, "stroke-width": _f(SQUARE / 12), "class": "none"})
+        else:
+            _label(svg, (x, y), "?", TEXT, SQUARE * 0.5)
     return _to_string(svg)
 
 
