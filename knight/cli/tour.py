@@ -49,12 +49,13 @@ def tour(
 def format_array(numbers: np.ndarray) -> str:
     """The homework array with aligned columns."""
     width = len(str(int(numbers.max())))
-    return "\n".join(" ".join(f"{value:>{width}}" for value in row) for row in numbers.tolist())
+    line = " ".join([f"%{width}d"] * numbers.shape[1])  # one format per row: 1000 x 1000 in a fraction of a second
+    return "\n".join(line % tuple(row) for row in numbers.tolist())
 
 
 def describe(found: Tour) -> str:
     """The array, then what the tour is: full or partial, open or closed, and the work done."""
-    params = ", ".join(f"{name} {value}" for name, value in found.params.items())
+    params = ", ".join(f"{name} {value}" for name, value in found.params.items() if name != "verdict")
     title = f"{found.method}{f' ({params})' if params else ''} on {found.board} from {found.start}"
     work = f"{found.work:,} {found.work_unit}"
     wanted = "closed tour" if found.params.get("closed") else "full tour"
@@ -73,7 +74,11 @@ def describe(found: Tour) -> str:
                 if found.budget_exhausted
                 else " The search tried every path: no such tour starts here."
             )
-        verdict += f"\nTheory: {theory(found)}."
+        if "verdict" in found.params:  # method find: the proof that none exists, or what ran out
+            kind, _, why = str(found.params["verdict"]).partition(": ")
+            verdict += f"\n{'No tour starts here' if kind == 'none' else 'Unknown'}: {why}."
+        else:
+            verdict += f"\nTheory: {theory(found)}."
     return f"{title}\n{format_array(found.array())}\n{verdict}"
 
 

@@ -232,9 +232,17 @@ def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET,
                    compiled: bool | None = None) -> Tour:
     """The tour of :func:`tour_from` as a :class:`Tour` of method ``find``; where none is found, the start alone.
 
+    Parameters
+    ----------
+    board : the board.
+    start : the first square, ``(row, col)``.
+    budget : most nodes of the exhaustive search.
+
     ``params`` say how (``via``), or why there is none (``verdict``: ``none: argument: reason``
     or ``unknown: …``).
 
+    Example
+    -------
     >>> tour = find_tour_from(Board(4, 5), (1, 1))
     >>> tour.full, tour.params["verdict"].split(":")[0]
     (False, 'none')

@@ -60,6 +60,7 @@ from typing import Any, Iterator
 
 from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, check_parameters
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS
+from knight.engine.starts import DEFAULT_BUDGET as FIND_BUDGET
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
@@ -81,7 +82,7 @@ _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
 PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
     "naive": {}, "random-walk": {}, "static": {}, "warnsdorff": {"tie": "first"},
     "backtrack": {"closed": False, "order": "plain", "budget": DEFAULT_BUDGET},
-    "parberry": {},
+    "parberry": {}, "find": {"budget": FIND_BUDGET},
     ESTIMATE: {"probes": 100_000, "seed": 0, "rate_nodes": 0},
 }
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
