@@ -152,6 +152,8 @@ def tour_from(
     if rows is not None:
         return StartRecord(square, NONE, rows.argument, rows.reason)
     if closed_tour_verdict(board).exists:
+        if cycle is None and covered(board.n, board.m):  # walked from the start at once: one tour less to build
+            return _found(square, "closed tour (parberry) walked from the start", parberry_tour(board, square))
         cycle = cycle if cycle is not None else board_closed_tour(board, compiled=compiled)
         if cycle is not None:
             return StartRecord(square, FOUND, f"closed tour ({cycle.method}) walked from the start", "",
@@ -160,18 +162,17 @@ def tour_from(
         block = odd_board_block(board, square)
         joined = None if block is None else joined_closed_tour(board, square, open_block=block, compiled=compiled)
         if joined is not None:
-            return StartRecord(square, FOUND, "open tour of an odd block joined with closed tours", "",
-                               joined.work, _renamed(joined, "find", {"via": "joined"}))
+            return _found(square, "open tour of an odd block joined with closed tours", joined)
     images = _images(board, square)
     for image, back in images:
         found = rotation_tour(board, image, compiled=compiled)
         if found.full:
-            return StartRecord(square, FOUND, "Warnsdorff with rotations", "", found.work, back(found))
+            return _found(square, "Warnsdorff with rotations", back(found))
     per_image = max(1, int(budget) // len(images))
     for image, back in images:
         found = pruned_tour(board, image, budget=per_image, compiled=compiled)
         if found.full:
-            return StartRecord(square, FOUND, "pruned search", "", found.work, back(found))
+            return _found(square, "pruned search", back(found))
         if not found.budget_exhausted:
             return StartRecord(square, NONE, EXHAUSTIVE,
                                f"a depth-first search with exact pruning from {image} tried every path "
@@ -253,7 +254,7 @@ def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET,
         raise InvalidInput(f"budget must be a positive number of nodes, got {budget!r}")
     record = tour_from(board, start, budget=int(budget), compiled=compiled)
     if record.tour is not None:
-        return _renamed(record.tour, "find", {"budget": int(budget), "via": record.method})
+        return record.tour
     verdict = f"{record.kind}: {record.method}: {record.proof}"
     return Tour(board=board, path=[board.index(record.square)], method="find",
                 params={"budget": int(budget), "verdict": verdict}, work=record.nodes,
@@ -268,13 +269,16 @@ def walk_from(cycle: Tour, start: Square) -> Tour:
     """
     at = int(np.flatnonzero(cycle.path == cycle.board.index(start))[0])
     path = np.concatenate([cycle.path[at:], cycle.path[:at]])
-    return Tour(board=cycle.board, path=path, method="find", params={"via": f"closed tour ({cycle.method})"},
+    return Tour(board=cycle.board, path=path, method="find",
+                params={"via": f"closed tour ({cycle.method}) walked from the start"},
                 work=cycle.work, work_unit=cycle.work_unit)
 
 
-def _renamed(tour: Tour, method: str, params: dict[str, object]) -> Tour:
-    return Tour(board=tour.board, path=tour.path, method=method, params=params, work=tour.work,
-                work_unit=tour.work_unit)
+def _found(square: Square, how: str, tour: Tour) -> StartRecord:
+    """A found record, its tour renamed ``find`` with ``via`` saying how it was made."""
+    renamed = Tour(board=tour.board, path=tour.path, method="find", params={"via": how}, work=tour.work,
+                   work_unit=tour.work_unit)
+    return StartRecord(square, FOUND, how, "", tour.work, renamed)
 
 
 def _images(board: Board, square: Square) -> list[tuple[Square, Callable[[Tour], Tour]]]:
