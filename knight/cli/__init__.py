@@ -91,3 +91,4 @@ from knight.cli import report as _report  # noqa: E402,F401
 from knight.cli import census as _census  # noqa: E402,F401
 from knight.cli import check as _check  # noqa: E402,F401
 from knight.cli import grade as _grade  # noqa: E402,F401
+from knight.cli import starts as _starts  # noqa: E402,F401
