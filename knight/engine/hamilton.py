@@ -155,7 +155,10 @@ def joined_closed_tour(
     for r0, h in rows:
         for c0, w in cols:
             if open_block is not None and (r0, c0) == open_block[:2]:
-                local = rotation_tour(Board(h, w), (start[0] - r0, start[1] - c0), seed=seed, compiled=compiled)
+                block, inside = Board(h, w), (start[0] - r0, start[1] - c0)
+                local = rotation_tour(block, inside, seed=seed, compiled=compiled)
+                if not local.full:
+                    local = pruned_tour(block, inside, compiled=compiled)
                 if not local.full:
                     return None
                 path, cycle = local.path.astype(np.int64), False

@@ -20,7 +20,7 @@ Each answer is a :class:`StartRecord`: ``found`` (with the tour and how it was m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -57,7 +57,15 @@ class StartRecord:
     method: str
     proof: str
     nodes: int = 0
-    tour: Tour | None = None
+    found: Tour | None = None
+    cycle: Tour | None = field(default=None, repr=False)
+
+    @property
+    def tour(self) -> Tour | None:
+        """The tour from :attr:`square`, when found (walked off :attr:`cycle` only when asked: maps stay fast)."""
+        if self.found is None and self.cycle is not None:
+            return walk_from(self.cycle, self.square)
+        return self.found
 
     def to_dict(self) -> dict[str, object]:
         """Plain data, without the tour's squares."""
@@ -157,7 +165,7 @@ def tour_from(
         cycle = cycle if cycle is not None else board_closed_tour(board, compiled=compiled)
         if cycle is not None:
             return StartRecord(square, FOUND, f"closed tour ({cycle.method}) walked from the start", "",
-                               cycle.work, walk_from(cycle, square))
+                               cycle.work, cycle=cycle)
     if board.n % 2 and board.m % 2 and min(board.n, board.m) >= 5 and board.size > JOIN_FROM:
         block = odd_board_block(board, square)
         joined = None if block is None else joined_closed_tour(board, square, open_block=block, compiled=compiled)
@@ -217,14 +225,15 @@ def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool 
             image = (int(r[0]), int(c[0]))
             if image in records:
                 continue
-            if record.tour is None:
-                records[image] = StartRecord(image, record.kind, record.method, record.proof, record.nodes)
-            elif cycle is not None:
-                records[image] = StartRecord(image, FOUND, record.method, "", record.nodes, walk_from(cycle, image))
+            if record.kind != FOUND or record.cycle is not None:
+                records[image] = StartRecord(image, record.kind, record.method, record.proof, record.nodes,
+                                             cycle=record.cycle)
             else:
-                tr, tc = symmetry(rows[record.tour.path], cols[record.tour.path])
-                moved = Tour(board=board, path=tr * board.m + tc, method=record.tour.method,
-                             params=record.tour.params, work=record.tour.work, work_unit=record.tour.work_unit)
+                tour = record.found
+                assert tour is not None
+                tr, tc = symmetry(rows[tour.path], cols[tour.path])
+                moved = Tour(board=board, path=tr * board.m + tc, method=tour.method, params=tour.params,
+                             work=tour.work, work_unit=tour.work_unit)
                 records[image] = StartRecord(image, FOUND, record.method, "", record.nodes, moved)
     return [records[board.coords(s)] for s in range(board.size)]
 
