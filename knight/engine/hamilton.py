@@ -210,6 +210,81 @@ def small_closed_tour(board: Board, *, seed: int = 0, compiled: bool | None = No
     return tour if tour.closed else None
 
 
+def walk_cycle(links: np.ndarray, start: int, *, marks: int = 4096, seed: int = 0) -> np.ndarray:
+    """The squares of a cycle in order from ``start``, given its links (``links[s]``: the two squares next to ``s``).
+
+    Plain numpy, no compiled kernel (so a process that needs nothing else compiled does not pay
+    for numba's start-up): ``marks`` random squares cut the cycle into pieces, all pieces are
+    walked at once (one array operation per step, for every piece), in both directions, and
+    the pieces are put in order by a walk over the marks alone. A 1000 × 1000 cycle takes
+    about a tenth of a second.
+
+    Parameters
+    ----------
+    links : size × 2 array of plain-int squares, a single cycle through every square.
+    start : the first square (plain int); the walk goes first towards ``links[start, 0]``.
+    marks : how many squares cut the cycle (more: fewer steps, more pieces).
+    seed : seed of the choice of marks (the result does not depend on it).
+
+    Example
+    -------
+    >>> walk_cycle(np.array([[1, 3], [2, 0], [3, 1], [0, 2]]), 2).tolist()
+    [2, 3, 0, 1]
+
+    Reference: list ranking by a sparse ruling set (R. J. Anderson and G. L. Miller, 1988).
+    """
+    links = np.asarray(links, dtype=np.int64)
+    size = links.shape[0]
+    chosen = np.random.default_rng(seed).choice(size, size=min(size, int(marks)), replace=False)
+    cuts = np.unique(np.concatenate([[int(start)], chosen]))
+    is_cut = np.zeros(size, dtype=np.bool_)
+    is_cut[cuts] = True
+    count = 2 * cuts.size  # walker 2i leaves cut i towards links[cut, 0], walker 2i + 1 towards links[cut, 1]
+    origin = np.repeat(cuts, 2)
+    length = np.ones(count, dtype=np.int64)
+    last = origin.copy()
+    arrival = np.empty(count, dtype=np.int64)
+    walkers = np.arange(count)
+    previous, current = origin.copy(), links[origin, np.tile([0, 1], cuts.size)]
+    ids, squares, sizes = [walkers], [origin], [count]
+    step = 1
+    while walkers.size:
+        ended = is_cut[current]
+        if ended.any():
+            done = walkers[ended]
+            arrival[done] = current[ended]
+            last[done] = previous[ended]
+            length[done] = step
+            going = ~ended
+            walkers, previous, current = walkers[going], previous[going], current[going]
+        ids.append(walkers)
+        squares.append(current)
+        sizes.append(walkers.size)
+        following = links[current, 0]
+        back = following == previous
+        following[back] = links[current[back], 1]
+        previous, current = current, following
+        step += 1
+    # Put the pieces in order: from the start's walker 0, each piece ends at a cut, where the walker
+    # that does not go back the way it came takes over.
+    where = {int(cut): i for i, cut in enumerate(cuts.tolist())}
+    offset = np.full(count, -1, dtype=np.int64)
+    walker, at = 2 * where[int(start)], 0
+    arrival_list, last_list, length_list = arrival.tolist(), last.tolist(), length.tolist()
+    first_steps = links[cuts].tolist()
+    while at < size:
+        offset[walker] = at
+        at += length_list[walker]
+        cut = where[arrival_list[walker]]
+        walker = 2 * cut + (1 if first_steps[cut][0] == last_list[walker] else 0)
+    every_id, every_square = np.concatenate(ids), np.concatenate(squares)
+    every_step = np.repeat(np.arange(len(sizes)), sizes)
+    used = offset[every_id] >= 0
+    path = np.empty(size, dtype=np.int32)
+    path[offset[every_id[used]] + every_step[used]] = every_square[used]
+    return path
+
+
 def _cut(board: Board, open_block: tuple[int, int, int, int] | None) -> tuple[list | None, list | None]:
     """The blocks' rows and columns, as (first, length) lists."""
     if open_block is None:

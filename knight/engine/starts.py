@@ -27,8 +27,9 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.errors import InvalidInput
-from knight.engine.hamilton import joined_closed_tour, odd_board_block, pruned_tour, rotation_tour, small_closed_tour
-from knight.engine.parberry import covered, parberry_tour
+from knight.engine.hamilton import (joined_closed_tour, odd_board_block, pruned_tour, rotation_tour,
+                                    small_closed_tour, walk_cycle)
+from knight.engine.parberry import covered, parberry_links, parberry_tour
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.engine.tour import Tour
 
@@ -160,8 +161,11 @@ def tour_from(
     if rows is not None:
         return StartRecord(square, NONE, rows.argument, rows.reason)
     if closed_tour_verdict(board).exists:
-        if cycle is None and covered(board.n, board.m):  # walked from the start at once: one tour less to build
-            return _found(square, "closed tour (parberry) walked from the start", parberry_tour(board, square))
+        if cycle is None and covered(board.n, board.m):  # walked from the start at once, without numba
+            path = walk_cycle(parberry_links(board), board.index(square))
+            how = "closed tour (parberry) walked from the start"
+            return StartRecord(square, FOUND, how, "", board.size - 1,
+                               Tour(board=board, path=path, method="find", params={"via": how}, work=board.size - 1))
         cycle = cycle if cycle is not None else board_closed_tour(board, compiled=compiled)
         if cycle is not None:
             return StartRecord(square, FOUND, f"closed tour ({cycle.method}) walked from the start", "",
