@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from knight.cli import main
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.census import census
 from knight.engine.hamilton import joined_closed_tour, odd_board_block, pruned_tour, rotation_tour
@@ -18,6 +17,7 @@ from knight.engine.starts import (EXHAUSTIVE, FOUND, FOUR_ROWS, NONE, UNKNOWN, b
 from knight.engine.theory import closed_tour_verdict
 
 from conftest import is_knight_path
+from test_cli import run
 
 #: Boards of at most 40 squares, 3 <= n <= m, whose census takes more than a few seconds: run with KNIGHT_SLOW_TESTS=1.
 SLOW_CENSUS = {(4, 10), (5, 8)}
@@ -158,13 +158,6 @@ def test_find_refuses_bad_input():
         find_tour(Board(5, 5), (0, 0), "find", budget=0)
     with pytest.raises(InvalidInput, match="off the"):
         find_tour(Board(5, 5), (5, 0), "find")
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
 
 
 def test_knight_starts_prints_the_map_and_the_count(capsys):

@@ -532,12 +532,8 @@ def _pruned(neighbours, start, budget, path, longest):  # pragma: no cover - see
             for k in range(8):
                 t = neighbours[square, k]
                 if t >= 0 and not visited[t]:
-                    if count_ones == 2 and forced != -2:
-                        if t != forced:
-                            continue
-                    elif count_ones == 2 and forced == -2:
-                        if slot[t] < 0:
-                            continue
+                    if count_ones == 2 and (t != forced if forced != -2 else slot[t] < 0):
+                        continue  # two squares of degree 1: the next move takes one of them
                     key = degree[t] * 8 + k
                     i = count
                     while i > 0 and keys[i - 1] > key:
