@@ -9,9 +9,12 @@ Each answer is a :class:`StartRecord`: ``found`` (with the tour and how it was m
    board), Conrad et al. (the boards with no open tour at all), and the two-colouring argument
    of 4 × m boards (:func:`four_rows_verdict`);
 2. where Schwenk's theorem gives a closed tour, one closed tour of the board (Parberry's
-   construction, rotations, a search, or closed tours of blocks joined), walked from the start;
+   construction, rotations, a search, closed tours of blocks joined, or on 3 × m a small closed
+   tour extended by 3 × 4 blocks), walked from the start;
 3. on odd boards with both sides at least 5, an open tour of a small odd block from the start
-   joined with closed tours of the rest (:func:`knight.engine.hamilton.joined_closed_tour`);
+   joined with closed tours of the rest (:func:`knight.engine.hamilton.joined_closed_tour`); on
+   odd 3 × m boards an open tour of a window round the start extended by 3 × 4 blocks
+   (:func:`knight.engine.hamilton.strip_tour`);
 4. Warnsdorff's rule with random ties and Pósa's rotations (:func:`~knight.engine.hamilton.rotation_tour`),
    from the start and from its images under the board's symmetries;
 5. an exhaustive depth-first search with exact pruning (:func:`~knight.engine.hamilton.pruned_tour`)
@@ -28,7 +31,7 @@ import numpy as np
 from knight.engine.board import Board, Square
 from knight.engine.errors import InvalidInput
 from knight.engine.hamilton import (joined_closed_tour, odd_board_block, pruned_tour, rotation_tour,
-                                    small_closed_tour, walk_cycle)
+                                    small_closed_tour, strip_tour, walk_cycle)
 from knight.engine.parberry import covered, parberry_links, parberry_tour
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.engine.tour import Tour
@@ -120,6 +123,8 @@ def board_closed_tour(board: Board, *, compiled: bool | None = None) -> Tour | N
         return None
     if covered(board.n, board.m):
         return parberry_tour(board, (0, 0), compiled=compiled)
+    if min(board.n, board.m) == 3 and board.size > JOIN_FROM // 10:
+        return strip_tour(board, (0, 0), compiled=compiled) or small_closed_tour(board, compiled=compiled)
     if board.size <= JOIN_FROM or min(board.n, board.m) < 5:
         found = small_closed_tour(board, compiled=compiled)
         if found is not None or min(board.n, board.m) < 5:
@@ -175,6 +180,10 @@ def tour_from(
         joined = None if block is None else joined_closed_tour(board, square, open_block=block, compiled=compiled)
         if joined is not None:
             return _found(square, "open tour of an odd block joined with closed tours", joined)
+    if min(board.n, board.m) == 3 and board.size % 2:
+        strip = strip_tour(board, square, compiled=compiled)
+        if strip is not None:
+            return _found(square, "open tour of a 3-wide window extended by 3 × 4 blocks", strip)
     images = _images(board, square)
     for image, back in images:
         found = rotation_tour(board, image, compiled=compiled)
