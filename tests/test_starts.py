@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.census import census
-from knight.engine.hamilton import joined_closed_tour, odd_board_block, pruned_tour, rotation_tour
+from knight.engine.hamilton import joined_closed_tour, odd_board_block, pruned_tour, rotation_tour, strip_tour
 from knight.engine.starts import (EXHAUSTIVE, FOUND, FOUR_ROWS, NONE, UNKNOWN, board_closed_tour, existence_map,
                                   four_rows_verdict, tour_from)
 from knight.engine.theory import closed_tour_verdict
@@ -147,10 +147,21 @@ def test_rotations_and_joined_blocks_give_valid_tours(n, m, data):
 
 
 @pytest.mark.parametrize("n, m, start", [(1000, 1000, (3, 7)), (999, 1000, (500, 1)), (999, 999, (998, 996)),
-                                         (5, 999, (2, 4))])
+                                         (5, 999, (2, 4)), (3, 1000, (1, 500)), (999, 3, (500, 0)),
+                                         (3, 999, (2, 998))])
 def test_find_on_boards_up_to_1000(n, m, start):
     tour = find_tour(Board(n, m), start, "find")
     assert tour.full and tour.start == start and tour.method == "find"
+
+
+def test_three_row_boards_extend_a_small_tour_by_blocks():
+    for m in range(9, 32, 2):
+        for start in [(0, 0), (1, 1), (2, m - 1), (1, m // 2 - (m // 2 + 1) % 2)]:
+            tour = strip_tour(Board(3, m), start)
+            assert tour.full and tour.start == start and is_knight_path(3, m, tour.squares), (m, start)
+    for m in range(10, 32, 2):
+        assert strip_tour(Board(3, m), (2, 3)).closed and strip_tour(Board(m, 3), (3, 2)).start == (3, 2)
+    assert strip_tour(Board(3, 7), (1, 1)) is None and strip_tour(Board(5, 9), (0, 0)) is None
 
 
 def test_find_refuses_bad_input():
