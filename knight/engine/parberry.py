@@ -126,7 +126,7 @@ def parberry_links(board: Board) -> np.ndarray:
     Reference: Parberry (1997).
     """
     if not covered(board.n, board.m):
-        raise InvalidInput(f"parberry does not build a closed tour of {board}; see `knight methods`")
+        raise InvalidInput(f"parberry does not build a closed tour of {board} (see `covered`)")
     return _cycle_links(board)
 
 
