@@ -10,6 +10,7 @@ from knight.engine.board import Board, Square
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
 from knight.engine.parameters import Parameter
 from knight.engine.parberry import parberry_tour
+from knight.engine.starts import DEFAULT_BUDGET as FIND_BUDGET, find_tour_from
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
@@ -66,6 +67,11 @@ METHODS: dict[str, Method] = {
                "time (n×n and n×(n+2), even n ≥ 6)",
                "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property", {},
                parberry_tour),
+        Method("find", "a full tour from the start wherever one exists, else why none does: theory, a closed tour "
+               "walked from the start, joined blocks, Warnsdorff with rotations, exhaustive pruned search",
+               "issue 14; Schwenk 1991; Conrad et al. 1994; Parberry 1997; Posa 1976",
+               _by_name(Parameter("budget", int, FIND_BUDGET, "most nodes of the exhaustive search", minimum=1)),
+               find_tour_from),
     )
 }
 

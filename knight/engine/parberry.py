@@ -115,6 +115,21 @@ def parberry_tour(board: Board, start: Square = (0, 0), *, compiled: bool | None
     return Tour(board=board, path=path, method="parberry", params={}, work=board.size - 1, work_unit="steps")
 
 
+def parberry_links(board: Board) -> np.ndarray:
+    """The closed tour of :func:`parberry_tour` as links: ``links[s]`` holds the two squares next to ``s``
+    on the cycle (plain ints), for a walk that needs no compiled kernel
+    (:func:`knight.engine.hamilton.walk_cycle`).
+
+    >>> parberry_links(Board(6, 6)).shape
+    (36, 2)
+
+    Reference: Parberry (1997).
+    """
+    if not covered(board.n, board.m):
+        raise InvalidInput(f"parberry does not build a closed tour of {board} (see `covered`)")
+    return _cycle_links(board)
+
+
 @lru_cache(maxsize=None)
 def _covered(n: int, m: int) -> bool:
     if (n, m) in BASE_SIZES:

@@ -1,0 +1,84 @@
+"""`knight starts`: the existence map of a board — from which squares an open tour starts, and why not elsewhere."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Optional
+
+import typer
+
+from knight import __version__
+from knight.cli import app
+from knight.engine import Board, InvalidInput
+from knight.engine.starts import DEFAULT_BUDGET, EXHAUSTIVE, FOUND, NONE, StartRecord, existence_map
+
+#: Boards larger than this many squares are refused: the map decides every square, one by one.
+MAX_MAP_SQUARES = 10_000
+#: One letter per kind of answer in the printed map.
+SYMBOLS = {FOUND: "#", NONE: ".", "unknown": "?"}
+
+
+@app.command()
+def starts(
+    n: Annotated[int, typer.Argument(help="Rows of the board.")],
+    m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
+    budget: Annotated[int, typer.Option(help="Most nodes of the exhaustive search, per square searched.")] = (
+        DEFAULT_BUDGET),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON.")] = False,
+) -> int:
+    """Print the existence map: for every square, whether an open tour starts there, found how or proven how.
+
+    # a tour was found there, . none exists (with the proof), ? unknown (every method ran out of
+    its budget). Exit status 0, 2 for bad input.
+    """
+    board = Board(n, n if m is None else m)
+    if board.size > MAX_MAP_SQUARES:
+        raise InvalidInput(f"the existence map decides every square one by one; boards of at most "
+                           f"{MAX_MAP_SQUARES:,} squares, {board} has {board.size:,} (use `knight tour --method find` "
+                           "for one start)")
+    if isinstance(budget, bool) or budget < 1:
+        raise InvalidInput(f"--budget must be a positive number of nodes, got {budget}")
+    records = existence_map(board, budget=budget)
+    typer.echo(json.dumps(as_dict(board, records, budget)) if as_json else describe(board, records))
+    return 0
+
+
+def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, Any]:
+    """The map as JSON-ready data: a version, the board, the counts and one record per square, row by row."""
+    return {
+        "version": __version__, "board": [board.n, board.m], "budget": budget,
+        "starts_with_tour": sum(record.kind == FOUND for record in records),
+        "counts": {kind: sum(record.kind == kind for record in records) for kind in SYMBOLS},
+        "squares": [record.to_dict() for record in records],
+    }
+
+
+def describe(board: Board, records: list[StartRecord]) -> str:
+    """The map as # . ?, the number of starts with a tour, and how each answer was reached."""
+    lines = [f"starting squares of open tours on {board} (# a tour found, . none exists, ? unknown):"]
+    for row in range(board.n):
+        lines.append(" ".join(SYMBOLS[record.kind] for record in records[row * board.m:(row + 1) * board.m]))
+    found = sum(record.kind == FOUND for record in records)
+    lines.append(f"{found} of {board.size} starting squares have a tour.")
+    groups: dict[tuple[str, str], list[StartRecord]] = {}
+    for record in records:  # one line per answer and argument
+        groups.setdefault((record.kind, record.method), []).append(record)
+    for (kind, method), group in sorted(groups.items()):
+        where = _squares(group)
+        if kind == FOUND:
+            lines.append(f"found, {method}: {where}")
+            continue
+        nodes = sum(record.nodes for record in group)
+        work = f" ({nodes:,} nodes in all)" if nodes else ""
+        proof = group[0].proof.replace(str(group[0].square), "each square listed" if len(group) > 1 else "it")
+        if method == EXHAUSTIVE:
+            proof = "a depth-first search with exact pruning from each tried every path and found no tour"
+        lines.append(f"{'no tour' if kind == NONE else 'unknown'}, {method}: {where}{work} — {proof}")
+    return "\n".join(lines)
+
+
+def _squares(group: list[StartRecord]) -> str:
+    """``3 squares: (0, 1), (1, 0), (2, 1)``, at most eight listed."""
+    listed = ", ".join(str(record.square) for record in group[:8])
+    more = ", …" if len(group) > 8 else ""
+    return f"{len(group)} square{'s' if len(group) != 1 else ''}: {listed}{more}"
