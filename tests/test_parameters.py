@@ -28,7 +28,7 @@ def test_the_defaults_a_job_fills_in_are_the_ones_task_keys_were_made_with():
     # Changing these would change every task's key and lose the stored results.
     assert PARAMETER_DEFAULTS == {
         "naive": {}, "static": {}, "warnsdorff": {"tie": "first"}, "random-walk": {},
-        "backtrack": {"closed": False, "order": "plain", "budget": 50_000_000}, "parberry": {},
+        "backtrack": {"closed": False, "order": "plain", "budget": 50_000_000}, "parberry": {}, "find": {"budget": 2_000_000},
         "estimate": {"probes": 100_000, "seed": 0, "rate_nodes": 0},
     }
 

@@ -192,7 +192,7 @@ def test_knight_starts_json(capsys):
     (["starts", "0"], "positive integer"),
     (["starts", "200", "100"], "at most 10,000 squares"),
     (["starts", "5", "--budget", "0"], "positive number"),
-    (["tour", "5", "--method", "find", "--budget", "-1"], "positive number"),
+    (["tour", "5", "--method", "find", "--budget", "-1"], "positive integer"),
     (["tour", "5", "--method", "find", "--tie", "roth"], "does not apply"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, expected):

@@ -35,6 +35,9 @@ from knight.report.text import board_text, power_of_ten, scientific
 __all__ = ["ANSWERS", "CHARTED_RULES", "GLOSSARY", "METHOD_NAMES", "StoreData", "appendix_section", "build_context",
            "provenance"]
 
+#: The side of a square on the existence maps, in millimetres.
+MAP_SQUARE_MM = 6
+
 #: The four start squares of each homework board, as the document asks them (questions.toml).
 HOMEWORK_SIZES = (5, 6, 8)
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
@@ -283,6 +286,7 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
             "census": None if census is None else all(
                 (census.counts.get(square, 0) > 0) == (kind == "found") for square, kind in kinds.items()),
             "svg": starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
+            "width_mm": MAP_SQUARE_MM * size,  # squares of one size on every map
         })
     return {
         "maps": maps,

@@ -136,7 +136,7 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
     a cross where none does (``none``) and a question mark where it is not known (``unknown``), so
     that it reads in black and white and shows the colouring argument at a glance.
     """
-    svg = _board(board, title)
+    svg = _board(board, title, labels=False)  # a picture of the pattern: no coordinates to print small
     svg.set("class", "board starts")
     for (row, col), kind in sorted(kinds.items()):
         x, y = _centre(row, col)
