@@ -23,8 +23,14 @@ def test_roth_tour_by_size(benchmark, side):
     board = Board(side, side)
     warnsdorff_tour(Board(8, 8), (0, 0), "roth", compiled=True)  # compile once, outside the timing
     rounds = 200 if side <= 200 else 3
-    tour = benchmark.pedantic(warnsdorff_tour, args=(board, (0, 0), "roth"), kwargs={"compiled": True},
-                              rounds=rounds, iterations=1, warmup_rounds=1)
+    tour = benchmark.pedantic(
+        warnsdorff_tour,
+        args=(board, (0, 0), "roth"),
+        kwargs={"compiled": True},
+        rounds=rounds,
+        iterations=1,
+        warmup_rounds=1,
+    )
     benchmark.extra_info["full"] = tour.full
     if benchmark.stats:  # None under --benchmark-disable
         benchmark.extra_info["ns per square"] = round(benchmark.stats.stats.median / board.size * 1e9, 1)
@@ -41,8 +47,12 @@ def test_peak_memory_of_a_2000_by_2000_tour(benchmark):
         print(json.dumps({"full": tour.full, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
     """)
     result = benchmark.pedantic(
-        lambda: json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                          check=True).stdout), rounds=1, iterations=1)
+        lambda: json.loads(
+            subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+        ),
+        rounds=1,
+        iterations=1,
+    )
     benchmark.extra_info.update(result)
     print(f"\n2000 x 2000 tour: peak memory {result['peak_mb']:.0f} MB (target 500 MB), full={result['full']}")
     assert result["full"] and result["peak_mb"] < 500

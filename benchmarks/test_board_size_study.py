@@ -29,8 +29,9 @@ params = { tie = %s }
 @pytest.mark.parametrize("tie", DETERMINISTIC)
 def test_one_1000_tour_per_tie_break(benchmark, tie):
     warnsdorff_tour(Board(8, 8), (0, 0), tie, compiled=True)  # compile once, outside the timing
-    tour = benchmark.pedantic(warnsdorff_tour, args=(Board(1000, 1000), (0, 0), tie), kwargs={"compiled": True},
-                              rounds=3, iterations=1)
+    tour = benchmark.pedantic(
+        warnsdorff_tour, args=(Board(1000, 1000), (0, 0), tie), kwargs={"compiled": True}, rounds=3, iterations=1
+    )
     benchmark.extra_info["full"] = tour.full
 
 
@@ -41,12 +42,18 @@ def test_corner_study_5_to_1000_on_2_workers(benchmark, tmp_path):
     def run_study() -> float:
         store = tmp_path / f"store-{time.monotonic_ns()}.sqlite"
         began = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "knight", "run", str(job), "--workers", "2", "--store", str(store)],
-                              capture_output=True, text=True, timeout=1800)
+        done = subprocess.run(
+            [sys.executable, "-m", "knight", "run", str(job), "--workers", "2", "--store", str(store)],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         return time.perf_counter() - began
 
     seconds = benchmark.pedantic(run_study, rounds=1, iterations=1)
     benchmark.extra_info["tasks"] = 996 * len(DETERMINISTIC)
-    print(f"\nm = 5..1000 corner study, {len(DETERMINISTIC)} deterministic rules, 2 workers: {seconds:.0f} s "
-          f"(target 300 s)")
+    print(
+        f"\nm = 5..1000 corner study, {len(DETERMINISTIC)} deterministic rules, 2 workers: {seconds:.0f} s "
+        f"(target 300 s)"
+    )

@@ -30,8 +30,9 @@ def test_census_5x5(benchmark):
 
 
 def test_census_6x6_two_processes(benchmark, pool):
-    result = benchmark.pedantic(census, args=(Board(6, 6),), kwargs={"compiled": True, "map_units": pool.map},
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        census, args=(Board(6, 6),), kwargs={"compiled": True, "map_units": pool.map}, rounds=3, iterations=1
+    )
     assert result.total == 6_637_920
     benchmark.extra_info.update(tours=result.total, nodes=result.nodes)
     if benchmark.stats:  # None under --benchmark-disable
@@ -39,16 +40,21 @@ def test_census_6x6_two_processes(benchmark, pool):
 
 
 def test_census_6x6_closed(benchmark, pool):
-    result = benchmark.pedantic(census, args=(Board(6, 6),),
-                                kwargs={"closed": True, "compiled": True, "map_units": pool.map},
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        census,
+        args=(Board(6, 6),),
+        kwargs={"closed": True, "compiled": True, "map_units": pool.map},
+        rounds=3,
+        iterations=1,
+    )
     assert result.cycles == 9862
     benchmark.extra_info.update(cycles=result.cycles, nodes=result.nodes)
 
 
 def test_parberry_1000x1000(benchmark):
     parberry_tour(Board(12, 12), (0, 0), compiled=True)  # compile the walk
-    tour = benchmark.pedantic(parberry_tour, args=(Board(1000, 1000), (0, 0)), kwargs={"compiled": True},
-                              rounds=5, iterations=1)
+    tour = benchmark.pedantic(
+        parberry_tour, args=(Board(1000, 1000), (0, 0)), kwargs={"compiled": True}, rounds=5, iterations=1
+    )
     assert tour.closed
     benchmark.extra_info["closed"] = tour.closed

@@ -16,8 +16,14 @@ from knight.grading import gradebook
 from knight.grading.gradebook import grade_directory
 
 BOARD = Board(8, 8)
-METHODS = [("warnsdorff", {"tie": "first"}), ("warnsdorff", {"tie": "roth"}), ("naive", {}), ("static", {}),
-           ("warnsdorff", {"tie": "random", "seed": 5}), ("warnsdorff", {"tie": "lookahead-sum"})]
+METHODS = [
+    ("warnsdorff", {"tie": "first"}),
+    ("warnsdorff", {"tie": "roth"}),
+    ("naive", {}),
+    ("static", {}),
+    ("warnsdorff", {"tie": "random", "seed": 5}),
+    ("warnsdorff", {"tie": "lookahead-sum"}),
+]
 
 
 def write_class(directory: Path, count: int = 1000) -> None:

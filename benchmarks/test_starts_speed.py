@@ -38,8 +38,12 @@ def test_maps_of_all_boards_up_to_30(benchmark):
 def test_knight_tour_1000_find_as_a_whole_process(benchmark, start):
     def run() -> float:
         began = time.perf_counter()
-        subprocess.run([KNIGHT, "tour", "1000", "--start", str(start[0]), str(start[1]), "--method", "find"],
-                       stdout=subprocess.DEVNULL, check=True, env={**os.environ, "KNIGHT_JIT": "auto"})
+        subprocess.run(
+            [KNIGHT, "tour", "1000", "--start", str(start[0]), str(start[1]), "--method", "find"],
+            stdout=subprocess.DEVNULL,
+            check=True,
+            env={**os.environ, "KNIGHT_JIT": "auto"},
+        )
         return time.perf_counter() - began
 
     run()  # numba's disk cache filled once

@@ -84,13 +84,23 @@ def test_sweep_tasks_per_second_on_1_and_2_workers(benchmark, tmp_path, capsys):
     rates = {workers: statistics.median(rate for rate, _ in runs[workers]) for workers in runs}
     ratios = [two / one for (one, _), (two, _) in zip(runs[1], runs[2])]
     ratio = statistics.median(ratios)
-    benchmark.extra_info.update({"tasks": tasks, "tasks/s 1 worker": round(rates[1]),
-                                 "tasks/s 2 workers": round(rates[2]), "ratio": round(ratio, 2)})
+    benchmark.extra_info.update(
+        {
+            "tasks": tasks,
+            "tasks/s 1 worker": round(rates[1]),
+            "tasks/s 2 workers": round(rates[2]),
+            "ratio": round(ratio, 2),
+        }
+    )
     with capsys.disabled():
         print(f"\nsweep of {tasks:,} warnsdorff tasks, {ROUNDS} rounds (load average {os.getloadavg()[0]:.2f}):")
         for round_, ((one, other1), (two, other2)) in enumerate(zip(runs[1], runs[2])):
-            print(f"  round {round_ + 1}: 1 worker {one:,.0f} tasks/s, 2 workers {two:,.0f} tasks/s, "
-                  f"ratio {two / one:.2f} (other processes' CPU meanwhile: {other1:.1f} s, {other2:.1f} s)")
-        print(f"median: 1 worker {rates[1]:,.0f} tasks/s, 2 workers {rates[2]:,.0f} tasks/s, ratio {ratio:.2f} "
-              f"(range {min(ratios):.2f}-{max(ratios):.2f}; target >= {TARGET_RATIO}: "
-              f"{'met' if ratio >= TARGET_RATIO else 'NOT met'})")
+            print(
+                f"  round {round_ + 1}: 1 worker {one:,.0f} tasks/s, 2 workers {two:,.0f} tasks/s, "
+                f"ratio {two / one:.2f} (other processes' CPU meanwhile: {other1:.1f} s, {other2:.1f} s)"
+            )
+        print(
+            f"median: 1 worker {rates[1]:,.0f} tasks/s, 2 workers {rates[2]:,.0f} tasks/s, ratio {ratio:.2f} "
+            f"(range {min(ratios):.2f}-{max(ratios):.2f}; target >= {TARGET_RATIO}: "
+            f"{'met' if ratio >= TARGET_RATIO else 'NOT met'})"
+        )

@@ -16,24 +16,58 @@ __version__ = "0.1.0"
 #: Each public name and the module that defines it: loaded on first use, so that `import knight`
 #: (and the command line, which starts with it) costs nothing until a name is asked for.
 _HOMES = {
-    "Board": "knight.engine.board", "Tour": "knight.engine.tour", "find_tour": "knight.engine.methods",
-    "census": "knight.engine.census", "open_tour_verdict": "knight.engine.theory",
-    "closed_tour_verdict": "knight.engine.theory", "METHODS": "knight.engine.methods",
-    "TIE_BREAKS": "knight.engine.greedy", "HORIZONTAL": "knight.engine.board", "VERTICAL": "knight.engine.board",
-    **{name: "knight.errors" for name in (
-        "KnightError", "InvalidInput", "InvalidTour", "JobError", "Unreadable", "StoreError", "StoreVersionError",
-        "MissingData", "PathNotKept", "RenderError")},
+    "Board": "knight.engine.board",
+    "Tour": "knight.engine.tour",
+    "find_tour": "knight.engine.methods",
+    "census": "knight.engine.census",
+    "open_tour_verdict": "knight.engine.theory",
+    "closed_tour_verdict": "knight.engine.theory",
+    "METHODS": "knight.engine.methods",
+    "TIE_BREAKS": "knight.engine.greedy",
+    "HORIZONTAL": "knight.engine.board",
+    "VERTICAL": "knight.engine.board",
+    **{
+        name: "knight.errors"
+        for name in (
+            "KnightError",
+            "InvalidInput",
+            "InvalidTour",
+            "JobError",
+            "Unreadable",
+            "StoreError",
+            "StoreVersionError",
+            "MissingData",
+            "PathNotKept",
+            "RenderError",
+        )
+    },
 }
 
 
 __all__ = [
     "__version__",
     # the engine
-    "Board", "Tour", "find_tour", "census", "open_tour_verdict", "closed_tour_verdict",
-    "METHODS", "TIE_BREAKS", "HORIZONTAL", "VERTICAL",
+    "Board",
+    "Tour",
+    "find_tour",
+    "census",
+    "open_tour_verdict",
+    "closed_tour_verdict",
+    "METHODS",
+    "TIE_BREAKS",
+    "HORIZONTAL",
+    "VERTICAL",
     # the errors, one tree rooted at KnightError
-    "KnightError", "InvalidInput", "InvalidTour", "JobError", "Unreadable", "StoreError", "StoreVersionError",
-    "MissingData", "PathNotKept", "RenderError",
+    "KnightError",
+    "InvalidInput",
+    "InvalidTour",
+    "JobError",
+    "Unreadable",
+    "StoreError",
+    "StoreVersionError",
+    "MissingData",
+    "PathNotKept",
+    "RenderError",
 ]
 
 

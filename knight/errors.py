@@ -32,8 +32,16 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
-    "KnightError", "InvalidInput", "InvalidTour", "JobError", "Unreadable",
-    "StoreError", "StoreVersionError", "MissingData", "PathNotKept", "RenderError",
+    "KnightError",
+    "InvalidInput",
+    "InvalidTour",
+    "JobError",
+    "Unreadable",
+    "StoreError",
+    "StoreVersionError",
+    "MissingData",
+    "PathNotKept",
+    "RenderError",
 ]
 
 
@@ -71,9 +79,11 @@ class StoreVersionError(StoreError):
     """A store written by another version of knight: it is a cache, so it is refused, not migrated."""
 
     def __init__(self, path: str | Path, version: int, expected: int) -> None:
-        super().__init__(f"the store {path} has format version {version}, this knight writes version "
-                         f"{expected}; delete it (its results are rebuilt by the next run) or give another "
-                         "path with --store")
+        super().__init__(
+            f"the store {path} has format version {version}, this knight writes version "
+            f"{expected}; delete it (its results are rebuilt by the next run) or give another "
+            "path with --store"
+        )
 
 
 class MissingData(StoreError, LookupError):

@@ -26,8 +26,17 @@ from knight.engine.treesize import TreeEstimate
 from knight.errors import InvalidInput
 
 __all__ = [
-    "CENSUS", "ESTIMATE", "PATH_KEPT_UP_TO_SQUARES", "CensusPlan", "EstimateResult", "Task", "TaskResult",
-    "incomplete", "rate_of", "removed_squares", "validate",
+    "CENSUS",
+    "ESTIMATE",
+    "PATH_KEPT_UP_TO_SQUARES",
+    "CensusPlan",
+    "EstimateResult",
+    "Task",
+    "TaskResult",
+    "incomplete",
+    "rate_of",
+    "removed_squares",
+    "validate",
 ]
 
 
@@ -39,6 +48,7 @@ ESTIMATE = "estimate"
 PATH_KEPT_UP_TO_SQUARES = 100_000
 #: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
 _PER_TASK_PARAMS = ("seed", "first", "more")
+
 
 @lru_cache(maxsize=1024)
 def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
@@ -206,11 +216,23 @@ class TaskResult:
         than :data:`PATH_KEPT_UP_TO_SQUARES` squares."""
         kept = tour.board.size <= PATH_KEPT_UP_TO_SQUARES
         return cls(
-            key, tour.board.n, tour.board.m, tour.method, ok=True,
+            key,
+            tour.board.n,
+            tour.board.m,
+            tour.method,
+            ok=True,
             moves=encode_path(tour.path, tour.board.m) if kept else None,
-            length=tour.length, full=tour.full, closed=tour.closed, success=tour.success, work=tour.work,
-            work_unit=tour.work_unit, budget_exhausted=tour.budget_exhausted, key_directed=tour.key_directed,
-            key_undirected=tour.key_undirected, key_symmetric=tour.key_symmetric, removed=tour.removed,
+            length=tour.length,
+            full=tour.full,
+            closed=tour.closed,
+            success=tour.success,
+            work=tour.work,
+            work_unit=tour.work_unit,
+            budget_exhausted=tour.budget_exhausted,
+            key_directed=tour.key_directed,
+            key_undirected=tour.key_undirected,
+            key_symmetric=tour.key_symmetric,
+            removed=tour.removed,
         )
 
 
@@ -232,8 +254,11 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
         return problem
     try:
         path = decode_path(result.moves, result.n, result.m)
-        tour = built if built is not None else Tour(board=Board(result.n, result.m), path=path, method=result.method,
-                                                    removed=result.removed)
+        tour = (
+            built
+            if built is not None
+            else Tour(board=Board(result.n, result.m), path=path, method=result.method, removed=result.removed)
+        )
     except (InvalidInput, ValueError) as error:
         return f"invalid tour: {error}"
     if built is not None and not np.array_equal(path, built.path):
@@ -253,9 +278,14 @@ def incomplete(result: TaskResult) -> str:
         return ""
     if result.is_estimate:
         found = result.estimate
-        if found is None or found.estimate.probes < 1 or not np.isfinite(
+        if (
+            found is None
+            or found.estimate.probes < 1
+            or not np.isfinite(
                 [found.estimate.node_mean, found.estimate.node_sd, found.estimate.tour_mean, found.estimate.tour_sd]
-        ).all() or found.estimate.node_mean < 1:
+            ).all()
+            or found.estimate.node_mean < 1
+        ):
             return "invalid estimate: a tree of at least one node, from at least one probe, in finite numbers"
         return ""
     if not 0 < result.length <= result.n * result.m:

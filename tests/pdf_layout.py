@@ -35,8 +35,9 @@ def page_margins(css: Path = STYLE) -> tuple[float, float, float, float]:
         found = re.search(r"(?<![\w-])margin\s*:\s*([^;}]+)", rule.group(1))
         if found:
             lengths = [_points(value) for value in found.group(1).split()]
-            top, right, bottom, left = {1: lengths * 4, 2: lengths * 2, 3: lengths + lengths[1:2],
-                                        4: lengths}[len(lengths)]
+            top, right, bottom, left = {1: lengths * 4, 2: lengths * 2, 3: lengths + lengths[1:2], 4: lengths}[
+                len(lengths)
+            ]
             return top, right, bottom, left
     raise ValueError(f"no @page margin in {css}")
 
@@ -47,8 +48,13 @@ def font_sizes(pdf_path: Path) -> list[float]:
     sizes = []
     with pymupdf.open(pdf_path) as document:
         for page in document:
-            found = [span["size"] for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())
-                     for span in line["spans"] if span["text"].strip()]
+            found = [
+                span["size"]
+                for block in page.get_text("dict")["blocks"]
+                for line in block.get("lines", ())
+                for span in line["spans"]
+                if span["text"].strip()
+            ]
             sizes.append(min(found, default=math.inf))
     return sizes
 
@@ -80,8 +86,13 @@ def page_fill(pdf_path: Path, margins: tuple[float, float, float, float] | None 
 
 
 def _content_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
-    rects = [pymupdf.Rect(span["bbox"]) for block in page.get_text("dict")["blocks"]
-             for line in block.get("lines", ()) for span in line["spans"] if span["text"].strip()]
+    rects = [
+        pymupdf.Rect(span["bbox"])
+        for block in page.get_text("dict")["blocks"]
+        for line in block.get("lines", ())
+        for span in line["spans"]
+        if span["text"].strip()
+    ]
     for drawing in page.get_drawings():
         white_fill_only = drawing.get("fill") == (1.0, 1.0, 1.0) and not drawing.get("color")
         if not white_fill_only:  # a rule is a drawing of zero height: it counts
@@ -104,7 +115,11 @@ def small_texts(pdf_path: Path, below: float) -> list[str]:
     found = []
     with pymupdf.open(pdf_path) as document:
         for number, page in enumerate(document, start=1):
-            found += [f'page {number}: {span["size"]:.1f} pt "{span["text"].strip()[:40]}"'
-                      for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())
-                      for span in line["spans"] if span["text"].strip() and span["size"] < below - 0.05]
+            found += [
+                f'page {number}: {span["size"]:.1f} pt "{span["text"].strip()[:40]}"'
+                for block in page.get_text("dict")["blocks"]
+                for line in block.get("lines", ())
+                for span in line["spans"]
+                if span["text"].strip() and span["size"] < below - 0.05
+            ]
     return found

@@ -32,14 +32,27 @@ def knight_env(store: Path, faults: str = "") -> dict[str, str]:
 
 def start_knight(args: list[str], store: Path, faults: str = "") -> subprocess.Popen:
     """`knight ARGS` in its own session (so the test can end it and its workers), output captured."""
-    return subprocess.Popen([sys.executable, "-m", "knight", *args], env=knight_env(store, faults), cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "knight", *args],
+        env=knight_env(store, faults),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def knight(args: list[str], store: Path, faults: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
     """Run `knight ARGS` to the end."""
-    return subprocess.run([sys.executable, "-m", "knight", *args], env=knight_env(store, faults), cwd=REPO,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "knight", *args],
+        env=knight_env(store, faults),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def stored_results(store: Path) -> int:

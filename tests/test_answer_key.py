@@ -35,16 +35,23 @@ def default_store(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def default_key(default_store, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("default-key")
-    done = knight(["report", "--store", str(default_store), "--out", str(out),
-                   *(f"--job={job}" for job in DEFAULT_JOBS)], default_store, timeout=300)
+    done = knight(
+        ["report", "--store", str(default_store), "--out", str(out), *(f"--job={job}" for job in DEFAULT_JOBS)],
+        default_store,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return out
 
 
 def glance_cells(page: str) -> dict[str, tuple[bool, str]]:
     """The answers-at-a-glance table: question anchor -> (marked missing, answer text)."""
-    rows = re.findall(r'<td class="number"><a href="#(q-[\w-]+)">.*?</td>.*?'
-                      r'<td class="glance-answer( missing)?">(.*?)</td>', page, re.S)
+    rows = re.findall(
+        r'<td class="number"><a href="#(q-[\w-]+)">.*?</td>.*?'
+        r'<td class="glance-answer( missing)?">(.*?)</td>',
+        page,
+        re.S,
+    )
     return {anchor: (bool(missing), html_text.unescape(text).strip()) for anchor, missing, text in rows}
 
 
@@ -93,8 +100,11 @@ def test_chart_series_differ_in_marker_and_line_style():
 
 def test_job_option_shows_exactly_those_jobs(default_store, tmp_path):
     only = REPO / "jobs" / "census.toml"  # counts only, no tours: every other question must say what to run
-    done = knight(["report", "--store", str(default_store), "--out", str(tmp_path), "--no-pdf", "--job", str(only)],
-                  default_store, timeout=300)
+    done = knight(
+        ["report", "--store", str(default_store), "--out", str(tmp_path), "--no-pdf", "--job", str(only)],
+        default_store,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "knights-tour.html").read_text()
     cells = glance_cells(page)

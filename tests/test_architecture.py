@@ -48,8 +48,11 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 
 def test_every_part_of_knight_is_in_the_layer_table():
-    parts = {path.stem if path.is_file() else path.name for path in PACKAGE.iterdir()
-             if (path.suffix == ".py" or (path / "__init__.py").exists()) and path.name not in ("__init__.py", "__main__.py")}
+    parts = {
+        path.stem if path.is_file() else path.name
+        for path in PACKAGE.iterdir()
+        if (path.suffix == ".py" or (path / "__init__.py").exists()) and path.name not in ("__init__.py", "__main__.py")
+    }
     assert parts == set(ALLOWED), "add the new part to ALLOWED here and to ARCHITECTURE.md"
 
 
@@ -64,14 +67,18 @@ def test_each_layer_imports_only_the_layers_below_it():
             if other not in (own, "__init__") and other not in ALLOWED[own]:
                 crossings.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module}")
             if other == "__init__" and own != "cli":  # the command line may read knight.__version__
-                crossings.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports the package root; "
-                                 "import from the part that defines the name")
+                crossings.append(
+                    f"{path.relative_to(PACKAGE.parent)}:{line} imports the package root; "
+                    "import from the part that defines the name"
+                )
     assert crossings == []
 
 
 def test_the_engine_and_the_public_api_load_without_the_heavy_libraries():
-    code = ("import sys, knight, knight.cli; "
-            "print(sorted(m for m in ('numba', 'weasyprint', 'matplotlib', 'jinja2') if m in sys.modules))")
+    code = (
+        "import sys, knight, knight.cli; "
+        "print(sorted(m for m in ('numba', 'weasyprint', 'matplotlib', 'jinja2') if m in sys.modules))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 
@@ -81,3 +88,18 @@ def test_the_public_api_is_listed_and_importable():
     for name in knight.__all__:
         assert hasattr(knight, name), name
     assert callable(knight.census) and callable(knight.find_tour)  # functions, not modules of the same name
+
+
+def test_every_public_module_says_what_it_exports():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name.startswith("_") and path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        names = [
+            target.id
+            for node in tree.body
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)
+        ]
+        assert "__all__" in names, f"{path.relative_to(PACKAGE.parent)} has no __all__"

@@ -117,8 +117,12 @@ def test_closed_tours_up_to_symmetry_on_6x6_match_the_published_count():
 @pytest.mark.parametrize("n, m", [(3, 10), (5, 6)])
 def test_closed_tours_up_to_symmetry_agree_with_plain_python(n, m):
     board = Board(n, m)
-    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, m - 1 - c),
-            lambda r, c: (n - 1 - r, m - 1 - c)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (r, m - 1 - c),
+        lambda r, c: (n - 1 - r, m - 1 - c),
+    ]
     if n == m:
         maps += [lambda r, c, f=f: f(c, r) for f in maps]
     classes = set()
@@ -136,6 +140,7 @@ def test_closed_tours_listed_are_closed_knight_tours():
     tours = closed_tours(unit)
     assert len(tours) == count_unit(unit).tours > 0
     from knight.engine import Tour
+
     for row in tours:
         assert Tour(board=board, path=row, method="census").closed
 
@@ -176,14 +181,17 @@ def test_census_splits_6x6_into_units_by_start_and_first_move():
     assert sum(unit.closed for unit in units) == 0
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: census(Board(9, 8)), "at most 64"),
-    (lambda: census(Board(5, 5), start=(5, 0)), "off the 5x5 board"),
-    (lambda: census(Board(5, 5), start=(0, 0), removed=[(0, 0)]), "removed square"),
-    (lambda: census(Board(1, 1), removed=[(0, 0)]), "every square"),
-    (lambda: count_unit(CensusUnit(5, 5, (0, 0), (1, 1))), "not a knight move"),
-    (lambda: assemble(Board(5, 5), census_units(Board(5, 5)), [UnitCount(0, 0)]), "one result per unit"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: census(Board(9, 8)), "at most 64"),
+        (lambda: census(Board(5, 5), start=(5, 0)), "off the 5x5 board"),
+        (lambda: census(Board(5, 5), start=(0, 0), removed=[(0, 0)]), "removed square"),
+        (lambda: census(Board(1, 1), removed=[(0, 0)]), "every square"),
+        (lambda: count_unit(CensusUnit(5, 5, (0, 0), (1, 1))), "not a knight move"),
+        (lambda: assemble(Board(5, 5), census_units(Board(5, 5)), [UnitCount(0, 0)]), "one result per unit"),
+    ],
+)
 def test_bad_requests_say_what_is_wrong(call, message):
     with pytest.raises(InvalidInput, match=message):
         call()

@@ -63,12 +63,16 @@ def test_a_census_job_through_the_runner_equals_the_census_computed_directly(tmp
     with Store(tmp_path / "s.sqlite") as store:
         run = run_jobs([job], store, workers=2, reporter=quiet())
         stored = by_spec(store)
-    expected_units = (len(census_units(Board(5, 5))) + len(census_units(Board(5, 5), start=(0, 4)))
-                      + len(census_units(Board(3, 10), closed=True))
-                      + len(census_units(Board(4, 4), removed=[(0, 0), (3, 3)])))
+    expected_units = (
+        len(census_units(Board(5, 5)))
+        + len(census_units(Board(5, 5), start=(0, 4)))
+        + len(census_units(Board(3, 10), closed=True))
+        + len(census_units(Board(4, 4), removed=[(0, 0), (3, 3)]))
+    )
     assert run.status == "done" and run.failed == 0 and run.ran == expected_units == len(job.tasks())
-    assert len(stored) == 4 and all(s.units_done == s.units_total and s.units_failed == 0 and s.jobs == ("counted",)
-                                    for s in stored.values())
+    assert len(stored) == 4 and all(
+        s.units_done == s.units_total and s.units_failed == 0 and s.jobs == ("counted",) for s in stored.values()
+    )
     five = stored[CensusSpec(5, 5)].census
     direct = census(Board(5, 5))
     assert np.array_equal(five.counts, direct.counts) and five.nodes == direct.nodes
@@ -125,7 +129,9 @@ def test_closed_tours_up_to_symmetry_are_listed_once_by_the_run_and_read_back(tm
     path = tmp_path / "s.sqlite"
     job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
     calls = []
-    monkeypatch.setattr(sweep, "cycles_up_to_symmetry", lambda *a, **k: calls.append(a) or cycles_up_to_symmetry(*a, **k))
+    monkeypatch.setattr(
+        sweep, "cycles_up_to_symmetry", lambda *a, **k: calls.append(a) or cycles_up_to_symmetry(*a, **k)
+    )
     with Store(path) as store:
         run_jobs([load_job(job)], store, workers=1, reporter=quiet())
         run_jobs([load_job(job)], store, workers=1, reporter=quiet())  # the count is stored: not listed again
@@ -219,8 +225,9 @@ def test_the_dask_executor_runs_a_census(tmp_path):
     job = load_job(write_job(tmp_path, "counted", JOB))
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
         with Store(tmp_path / "dask.sqlite") as store:
-            run = run_jobs([job], store, workers=2, executor="dask", scheduler=cluster.scheduler_address,
-                           reporter=quiet())
+            run = run_jobs(
+                [job], store, workers=2, executor="dask", scheduler=cluster.scheduler_address, reporter=quiet()
+            )
             assert run.status == "done" and run.failed == 0 and run.ran == len(job.tasks())
             stored = by_spec(store)
     assert np.array_equal(stored[CensusSpec(5, 5)].census.counts, census(Board(5, 5)).counts)
@@ -238,20 +245,26 @@ def test_the_shipped_census_job_covers_the_published_counts_and_the_mutilated_bo
 SWEEP = '[[sweep]]\nboards = [5]\nmethod = "census"\n'
 MALFORMED = {
     "too-big": (SWEEP.replace("[5]", '["9x8"]'), "sweep[0].boards: the census counts tours on boards of at most 64"),
-    "unknown-param": (SWEEP + "params = { tie = \"first\" }\n", "sweep[0].params.tie: not a parameter of method"),
-    "closed-not-bool": (SWEEP + "params = { closed = \"yes\" }\n", "sweep[0].params.closed: must be true or false"),
+    "unknown-param": (SWEEP + 'params = { tie = "first" }\n', "sweep[0].params.tie: not a parameter of method"),
+    "closed-not-bool": (SWEEP + 'params = { closed = "yes" }\n', "sweep[0].params.closed: must be true or false"),
     "bad-depth": (SWEEP + "params = { depth = 0 }\n", "sweep[0].params.depth: must be moves fixed per unit"),
     "removed-not-squares": (SWEEP + "params = { removed = [0, 0] }\n", "sweep[0].params.removed: must be a list"),
     "removed-off-board": (SWEEP + "params = { removed = [[0, 9]] }\n", "square [0, 9] is off the 5x5 board"),
-    "start-removed": (SWEEP + "starts = [[0, 0]]\nparams = { removed = [[0, 0]] }\n",
-                      "sweep[0].starts: square [0, 0] is removed"),
+    "start-removed": (
+        SWEEP + "starts = [[0, 0]]\nparams = { removed = [[0, 0]] }\n",
+        "sweep[0].starts: square [0, 0] is removed",
+    ),
     "corners": (SWEEP + 'starts = "corners"\n', 'a census takes starts = "all" or a list'),
     "sample": (SWEEP + "starts = { sample = 3 }\n", 'a census takes starts = "all" or a list'),
-    "closed-from-a-start": (SWEEP + "starts = [[0, 0]]\nparams = { closed = true }\n",
-                            "sweep[0].starts: a closed census searches from one square"),
+    "closed-from-a-start": (
+        SWEEP + "starts = [[0, 0]]\nparams = { closed = true }\n",
+        "sweep[0].starts: a closed census searches from one square",
+    ),
     "repeats": (SWEEP + "repeats = 2\n", "sweep[0].repeats: does not apply to method 'census'"),
-    "everything-removed": ('[[sweep]]\nboards = [1]\nmethod = "census"\nparams = { removed = [[0, 0]] }\n',
-                           "sweep[0].params: 1x1: every square of the 1x1 board is removed"),
+    "everything-removed": (
+        '[[sweep]]\nboards = [1]\nmethod = "census"\nparams = { removed = [[0, 0]] }\n',
+        "sweep[0].params: 1x1: every square of the 1x1 board is removed",
+    ),
 }
 
 

@@ -64,23 +64,26 @@ def test_json_output(capsys):
     assert set(data["keys"]) == {"directed", "undirected", "symmetric"}
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["tour", "0"], "positive integer"),
-    (["tour", "5", "0"], "positive integer"),
-    (["tour", "abc"], "valid integer"),
-    (["tour", "-3"], "-3"),
-    (["tour", "5000", "5000"], "limit"),
-    (["tour", "5", "--start", "5", "0"], "off the 5x5 board"),
-    (["tour", "5", "--start", "1"], "requires 2 arguments"),
-    (["tour", "5", "--method", "magic"], "unknown method"),
-    (["tour", "5", "--tie", "coin"], "unknown tie-break"),
-    (["tour", "5", "--method", "naive", "--tie", "first"], "does not apply"),
-    (["tour", "5", "--closed"], "does not apply"),
-    (["tour", "5", "--seed", "1"], "only to the tie-break 'random'"),
-    (["tour", "5", "--method", "backtrack", "--budget", "-1"], "positive"),
-    (["tour", "6", "8", "--tie", "squirrel"], "square boards"),
-    (["tour", "5", "--frobnicate"], "No such option"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["tour", "0"], "positive integer"),
+        (["tour", "5", "0"], "positive integer"),
+        (["tour", "abc"], "valid integer"),
+        (["tour", "-3"], "-3"),
+        (["tour", "5000", "5000"], "limit"),
+        (["tour", "5", "--start", "5", "0"], "off the 5x5 board"),
+        (["tour", "5", "--start", "1"], "requires 2 arguments"),
+        (["tour", "5", "--method", "magic"], "unknown method"),
+        (["tour", "5", "--tie", "coin"], "unknown tie-break"),
+        (["tour", "5", "--method", "naive", "--tie", "first"], "does not apply"),
+        (["tour", "5", "--closed"], "does not apply"),
+        (["tour", "5", "--seed", "1"], "only to the tie-break 'random'"),
+        (["tour", "5", "--method", "backtrack", "--budget", "-1"], "positive"),
+        (["tour", "6", "8", "--tie", "squirrel"], "square boards"),
+        (["tour", "5", "--frobnicate"], "No such option"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
@@ -88,8 +91,9 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, message):
 
 
 def test_console_script_and_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "knight", "tour", "8", "--start", "0", "0"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "knight", "tour", "8", "--start", "0", "0"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0 and "Full tour" in done.stdout
     done = subprocess.run([sys.executable, "-m", "knight", "tour", "x"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
@@ -134,13 +138,16 @@ def test_census_of_one_start_with_workers(capsys):
     assert data["units"] > 8 and data["counts"][2][2] == 64 and data["counts"][0][0] is None and data["processes"] == 2
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["census", "9", "8"], "at most 64 squares"),
-    (["census", "5", "--remove", "x"], "ROW,COL"),
-    (["census", "5", "--start", "5", "5"], "off the 5x5 board"),
-    (["census", "5", "--workers", "0"], "--workers must be a positive number"),
-    (["census", "5", "--depth", "0"], "depth must be a positive"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["census", "9", "8"], "at most 64 squares"),
+        (["census", "5", "--remove", "x"], "ROW,COL"),
+        (["census", "5", "--start", "5", "5"], "off the 5x5 board"),
+        (["census", "5", "--workers", "0"], "--workers must be a positive number"),
+        (["census", "5", "--depth", "0"], "depth must be a positive"),
+    ],
+)
 def test_census_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1

@@ -20,9 +20,11 @@ def knight_walks(draw: st.DrawFn) -> tuple[int, int, list[int]]:
     row, col = draw(st.integers(0, n - 1)), draw(st.integers(0, m - 1))
     squares, seen = [row * m + col], {(row, col)}
     for _ in range(draw(st.integers(0, n * m))):
-        options = [(row + dr, col + dc) for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1),
-                                                         (-1, -2), (-2, -1))
-                   if 0 <= row + dr < n and 0 <= col + dc < m and (row + dr, col + dc) not in seen]
+        options = [
+            (row + dr, col + dc)
+            for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+            if 0 <= row + dr < n and 0 <= col + dc < m and (row + dr, col + dc) not in seen
+        ]
         if not options:
             break
         row, col = options[draw(st.integers(0, len(options) - 1))]
@@ -57,21 +59,33 @@ def test_a_large_tour_is_a_quarter_of_its_int32_squares():
     assert np.array_equal(decode_path(blob, 300, 300), tour.path)
 
 
-@pytest.mark.parametrize("path, message", [
-    ([], "empty path"), ([0, 1], "not a knight move"), ([0, 0], "not a knight move"),
-    ([5, 5 + 2 * 8 + 2], "not a knight move"), ([-1, 9], "cannot encode square -1"),
-    (np.array([9, -6], dtype=np.int32), "cannot encode square -6"), ([0, 2**40], "more than a board holds"),
-])
+@pytest.mark.parametrize(
+    "path, message",
+    [
+        ([], "empty path"),
+        ([0, 1], "not a knight move"),
+        ([0, 0], "not a knight move"),
+        ([5, 5 + 2 * 8 + 2], "not a knight move"),
+        ([-1, 9], "cannot encode square -1"),
+        (np.array([9, -6], dtype=np.int32), "cannot encode square -6"),
+        ([0, 2**40], "more than a board holds"),
+    ],
+)
 def test_encode_refuses_what_is_not_a_knights_path(path, message):
     with pytest.raises(InvalidInput, match=message):
         encode_path(path, m=8)
 
 
-@pytest.mark.parametrize("blob, message", [
-    (b"\x00\x00\x00", "at least 4 bytes"), ((64).to_bytes(4, "little"), "off the 8x8 board"),
-    (bytes([0, 0, 0, 0, 8]), "move number 8"), (bytes([0, 0, 0, 0, 0]), "leaves the 8x8 board"),
-    (bytes([0, 0, 0, 0, 7, 7, 7, 7]), "leaves the 8x8 board"),
-])
+@pytest.mark.parametrize(
+    "blob, message",
+    [
+        (b"\x00\x00\x00", "at least 4 bytes"),
+        ((64).to_bytes(4, "little"), "off the 8x8 board"),
+        (bytes([0, 0, 0, 0, 8]), "move number 8"),
+        (bytes([0, 0, 0, 0, 0]), "leaves the 8x8 board"),
+        (bytes([0, 0, 0, 0, 7, 7, 7, 7]), "leaves the 8x8 board"),
+    ],
+)
 def test_decode_refuses_a_malformed_blob(blob, message):
     with pytest.raises(InvalidInput, match=message):
         decode_path(blob, 8, 8)

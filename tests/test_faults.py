@@ -119,11 +119,16 @@ def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, re
     assert "killed by signal 9; retrying (attempt 2 of 3)" in done.stderr
     assert summary(store) == reference
     with sqlite3.connect(store) as db:
-        attempts = dict(db.execute(
-            "SELECT t.params, r.attempts FROM results r JOIN tasks t ON t.key = r.task_key "
-            "WHERE t.n = 6 AND t.start_row = 2 AND t.start_col = 3"))
-        others = db.execute("SELECT MAX(attempts) FROM results r JOIN tasks t ON t.key = r.task_key "
-                            "WHERE NOT (t.n = 6 AND t.start_row = 2 AND t.start_col = 3)").fetchone()[0]
+        attempts = dict(
+            db.execute(
+                "SELECT t.params, r.attempts FROM results r JOIN tasks t ON t.key = r.task_key "
+                "WHERE t.n = 6 AND t.start_row = 2 AND t.start_col = 3"
+            )
+        )
+        others = db.execute(
+            "SELECT MAX(attempts) FROM results r JOIN tasks t ON t.key = r.task_key "
+            "WHERE NOT (t.n = 6 AND t.start_row = 2 AND t.start_col = 3)"
+        ).fetchone()[0]
     assert sorted(attempts.values()) == [1] * (len(attempts) - 1) + [2]  # only the task that was running
     assert others == 1
 

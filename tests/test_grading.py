@@ -20,16 +20,28 @@ from knight.grading.gradebook import grade_directory, load_rubric
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
 
 BOARDS = [Board(5, 5), Board(6, 6), Board(8, 8), Board(5, 6), Board(6, 8), Board(3, 4), Board(10, 10)]
-METHODS = [("naive", {}), ("static", {}), ("warnsdorff", {"tie": "first"}), ("warnsdorff", {"tie": "lookahead-min"}),
-           ("warnsdorff", {"tie": "random", "seed": 3}), ("warnsdorff", {"tie": "blog"}),
-           ("random-walk", {"seed": 1}), ("backtrack", {"order": "warnsdorff", "budget": 20_000}),
-           ("parberry", {})]
-STYLES = {"array": ["spaces", "commas", "bordered", "prose", "zero-based", "dots"],
-          "pairs": ["zero-parens", "one-parens", "zero-lines", "one-lines"],
-          "chess": ["spaces", "arrows"], "csv": ["step", "no-step", "shuffled"], "json": ["json"]}
+METHODS = [
+    ("naive", {}),
+    ("static", {}),
+    ("warnsdorff", {"tie": "first"}),
+    ("warnsdorff", {"tie": "lookahead-min"}),
+    ("warnsdorff", {"tie": "random", "seed": 3}),
+    ("warnsdorff", {"tie": "blog"}),
+    ("random-walk", {"seed": 1}),
+    ("backtrack", {"order": "warnsdorff", "budget": 20_000}),
+    ("parberry", {}),
+]
+STYLES = {
+    "array": ["spaces", "commas", "bordered", "prose", "zero-based", "dots"],
+    "pairs": ["zero-parens", "one-parens", "zero-lines", "one-lines"],
+    "chess": ["spaces", "arrows"],
+    "csv": ["step", "no-step", "shuffled"],
+    "json": ["json"],
+}
 
 
 # --- writing a submission (the tests' own writer: any path, legal or not) -----------------------
+
 
 def write(board: Board, squares: list, fmt: str, style: str, numbers: np.ndarray | None = None) -> str:
     """``squares`` (visiting order; may be off the board or repeated) written as a student would."""
@@ -49,8 +61,11 @@ def write(board: Board, squares: list, fmt: str, style: str, numbers: np.ndarray
             line = "+" + "+".join("-" * (width + 1) for _ in range(board.m)) + "+"
             return "\n".join([line] + [x for row in rows for x in ("| " + "| ".join(row) + "|", line)]) + "\n"
         body = "\n".join(" ".join(row) for row in rows)
-        return f"Knight's tour on {board.n} x {board.m}:\n{body}\nDone, the tour has been printed.\n" \
-            if style == "prose" else body + "\n"
+        return (
+            f"Knight's tour on {board.n} x {board.m}:\n{body}\nDone, the tour has been printed.\n"
+            if style == "prose"
+            else body + "\n"
+        )
     if fmt == "pairs":
         shift = 1 if style.startswith("one") else 0
         if style.endswith("parens"):
@@ -89,8 +104,11 @@ def formats(draw, tour):
     return fmt, style
 
 
-SETTINGS = settings(max_examples=int(os.environ.get("GRADING_EXAMPLES", 80)), deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                           HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=int(os.environ.get("GRADING_EXAMPLES", 80)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 def usable(tour, fmt, style) -> bool:
@@ -232,6 +250,7 @@ def test_a_number_written_twice(data):
 
 # --- the two readings of 0 … nm−1 ----------------------------------------------------------------
 
+
 def test_zero_based_grid_is_read_as_a_full_tour_when_legal_else_as_a_partial_one():
     tour = find_tour(Board(5, 5), (0, 0), "warnsdorff")
     zero = parse_text(write(tour.board, tour.squares, "array", "zero-based"))
@@ -245,6 +264,7 @@ def test_zero_based_grid_is_read_as_a_full_tour_when_legal_else_as_a_partial_one
 
 # --- the rule, reproduction and the assigned exercise --------------------------------------------
 
+
 def test_rule_broken_names_the_step_and_the_allowed_squares():
     tour = find_tour(Board(8, 8), (0, 0), "naive")
     result = check(parse_text(write(tour.board, tour.squares, "array", "spaces")))
@@ -255,8 +275,7 @@ def test_rule_broken_names_the_step_and_the_allowed_squares():
 
 def test_reproduced_by_warnsdorff_random_ties_and_assigned_exercise():
     tour = find_tour(Board(6, 6), (2, 1), "warnsdorff", tie="random", seed=42)
-    result = check(parse_text(write(tour.board, tour.squares, "pairs", "zero-lines")), board=Board(6, 6),
-                   start=(0, 0))
+    result = check(parse_text(write(tour.board, tour.squares, "pairs", "zero-lines")), board=Board(6, 6), start=(0, 0))
     assert result.reproduced_by == "Warnsdorff with random ties, seed 42 from (2, 1)"
     assert result.assigned is False and "starts at (2, 1)" in result.assigned_note
 
@@ -266,6 +285,7 @@ def test_square_names_follow_the_convention():
 
 
 # --- bad input: a verdict or one clear line, exit 2 ------------------------------------------------
+
 
 def run(capsys, *argv):
     with pytest.raises(SystemExit) as stop:
@@ -359,6 +379,7 @@ def test_unreadable_never_a_traceback_on_arbitrary_bytes():
 
 # --- knight check and knight grade ---------------------------------------------------------------
 
+
 def test_check_prints_the_findings_and_json(capsys):
     status, out, err = run(capsys, "check", EXAMPLES / "ivan.txt", "--board", "8", "--start", "0", "0")
     assert status == 1 and err == ""
@@ -373,8 +394,9 @@ def test_grade_the_example_class(tmp_path, capsys):
     for path in EXAMPLES.iterdir():
         (tmp_path / "class" / path.name).write_bytes(path.read_bytes())
     (tmp_path / "class" / "late").mkdir()
-    status, out, err = run(capsys, "grade", tmp_path / "class", "--out", tmp_path / "out", "--board", "8",
-                           "--start", "0", "0")
+    status, out, err = run(
+        capsys, "grade", tmp_path / "class", "--out", tmp_path / "out", "--board", "8", "--start", "0", "0"
+    )
     assert status == 1  # peggy's file holds no tour
     assert "skipped sub-directory late/" in err
     rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "gradebook.csv"))}

@@ -23,15 +23,16 @@ from knight.report.questions import documents, questions
 
 HANDOUT = "knights-tour-handout"
 #: The colours of an empty board's light background and of its dark squares (knight.report.diagrams).
-LIGHT, DARK = (0xf3, 0xe7, 0xcf), (0xd2, 0xb4, 0x8c)
+LIGHT, DARK = (0xF3, 0xE7, 0xCF), (0xD2, 0xB4, 0x8C)
 
 
 def render_handout(tmp: Path, *args: str) -> Path:
     """`knight report --edition handout` with a store path that does not exist; returns the output directory."""
     store = tmp / "no-store.sqlite"
     out = tmp / "out"
-    done = knight(["report", "--edition", "handout", "--store", str(store), "--out", str(out), *args], store,
-                  timeout=300)
+    done = knight(
+        ["report", "--edition", "handout", "--store", str(store), "--out", str(out), *args], store, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert not store.exists()  # the handout never opens a store
     return out
@@ -152,17 +153,23 @@ def test_questions_that_need_more_than_the_course_say_so(a4):
     assert by_id["eiffel-all"].parts[1].extension  # every tour of 6 x 6: a full search
     assert by_id["blog-w-plus"].extension  # W+ needs Squirrel & Cull's paper
     assert any(part.extension for part in by_id["blog-wozniak"].parts)  # Knuth's estimator is a program
-    for needed, question in [("Knuth's estimator", "blog-wozniak"), ("W+", "blog-w-plus"), ("W2", "blog-w-plus"),
-                             ("join property", "eiffel-parberry"), ("lookahead-min", "blog-ties"),
-                             ("Roth", "blog-ties")]:
+    for needed, question in [
+        ("Knuth's estimator", "blog-wozniak"),
+        ("W+", "blog-w-plus"),
+        ("W2", "blog-w-plus"),
+        ("join property", "eiffel-parberry"),
+        ("lookahead-min", "blog-ties"),
+        ("Roth", "blog-ties"),
+    ]:
         assert needed in by_id[question].handout_note, (question, needed)
     for question in questions():
         if question.handout_note:
             block = article(page_html(a4), question)
             note = re.search(r'<p class="note">(.*?)</p>', block, flags=re.S).group(1)
             assert "<em>" in note  # *words* emphasised
-            assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", note))) \
-                == re.sub(r"\s+", " ", question.handout_note.replace("*", ""))
+            assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", note))) == re.sub(
+                r"\s+", " ", question.handout_note.replace("*", "")
+            )
     # "different tours" and "tie-break" are defined before the first question
     markup = page_html(a4)
     conventions = html_text(re.search(r'<section class="conventions">.*?</section>', markup, flags=re.S).group(0))
@@ -182,7 +189,7 @@ def test_a_single_part_has_no_letter(a4):
             assert letters == [], question.id
             assert not re.search(r"\ba\) " + re.escape(question.parts[0].ask[:30]), printed), question.id
         else:
-            assert letters == list("abcdefgh"[:len(question.parts)]), question.id
+            assert letters == list("abcdefgh"[: len(question.parts)]), question.id
 
 
 def test_a_number_box_per_number_asked(a4):
@@ -265,8 +272,11 @@ def test_handout_gives_no_answer_away(a4, tmp_path):
     store = tmp_path / "knight.sqlite"
     assert knight(["run", str(job), "--workers", "2"], store, timeout=300).returncode == 0
     out = tmp_path / "out"
-    done = knight(["report", "--edition", "key", "--edition", "handout", "--no-pdf", "--store", str(store),
-                   "--out", str(out)], store, timeout=300)
+    done = knight(
+        ["report", "--edition", "key", "--edition", "handout", "--no-pdf", "--store", str(store), "--out", str(out)],
+        store,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert page_html(out) == page_html(a4)  # the handout is the same whatever the store holds
 
@@ -302,8 +312,10 @@ def printed_boards(pdf: Path) -> list[tuple[int, float]]:
             backgrounds = [d["rect"] for d in drawings if _colour(d.get("fill")) == LIGHT]
             darks = [d["rect"] for d in drawings if _colour(d.get("fill")) == DARK]
             for background in backgrounds:
-                inside = sum(background.contains(pymupdf.Point((dark.x0 + dark.x1) / 2, (dark.y0 + dark.y1) / 2))
-                             for dark in darks)
+                inside = sum(
+                    background.contains(pymupdf.Point((dark.x0 + dark.x1) / 2, (dark.y0 + dark.y1) / 2))
+                    for dark in darks
+                )
                 found.append((sides[inside], background.width))
     return found
 

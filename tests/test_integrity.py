@@ -30,6 +30,7 @@ class Ran:
 @pytest.fixture
 def cli(capsys):
     """`knight ARGS --store STORE` run in this process (a subprocess costs a second of imports each)."""
+
     def run(args: list[str], store: Path) -> Ran:
         capsys.readouterr()
         try:
@@ -39,7 +40,9 @@ def cli(capsys):
             code = stop.code if isinstance(stop.code, int) else 0
         out, err = capsys.readouterr()
         return Ran(code, out, err)
+
     return run
+
 
 JOB = """
 name = "tiny"
@@ -62,11 +65,11 @@ TAMPERING = {
     "length changed": "UPDATE tours SET length = length - 1 WHERE rowid = 5",
     "key changed": "UPDATE tours SET key_symmetric = 'x' || key_symmetric WHERE rowid = 6",
     "a byte of a path flipped": "UPDATE tours SET moves = substr(moves, 1, 3) || X'07' || substr(moves, 5) "
-                                "WHERE rowid = 7",
+    "WHERE rowid = 7",
     "census count changed": "UPDATE counts SET tours = tours + 2 WHERE rowid = 2",
     "census rows deleted": "DELETE FROM counts WHERE rowid IN (1, 2)",
     "table dropped": "DROP TABLE tours",
-    "task definition edited": "UPDATE tasks SET params = '{\"tie\": \"random\"}' WHERE rowid = 8",
+    "task definition edited": 'UPDATE tasks SET params = \'{"tie": "random"}\' WHERE rowid = 8',
 }
 #: Damage that only the full check of `knight verify` finds (readers run the cheap checks).
 FOUND_BY_VERIFY_ONLY = {"task definition edited"}

@@ -37,8 +37,13 @@ def test_a_job_expands_into_every_board_start_and_parameter(tmp_path):
 
 def test_task_keys_do_not_depend_on_how_the_job_spells_defaults(tmp_path):
     plain = load_job(write_job(tmp_path, "a", '[[sweep]]\nboards = [5]\nstarts = [[0, 0]]\nmethod = "warnsdorff"'))
-    spelled = load_job(write_job(tmp_path, "b", '[[sweep]]\nboards = ["5x5"]\nstarts = [[0, 0]]\n'
-                                 'method = "warnsdorff"\nparams = { tie = "first" }'))
+    spelled = load_job(
+        write_job(
+            tmp_path,
+            "b",
+            '[[sweep]]\nboards = ["5x5"]\nstarts = [[0, 0]]\nmethod = "warnsdorff"\nparams = { tie = "first" }',
+        )
+    )
     assert [t.key for t in plain.tasks()] == [t.key for t in spelled.tasks()]
     other = Task("warnsdorff", (("tie", "roth"),), 5, 5, (0, 0))
     assert other.key != plain.tasks()[0].key
@@ -52,8 +57,10 @@ def test_a_sample_of_starts_is_seeded_and_on_the_board(tmp_path):
     assert len({t.start for t in first}) == 7 and all(0 <= r < 9 and 0 <= c < 12 for r, c in (t.start for t in first))
 
 
-@given(sizes=st.lists(st.tuples(st.integers(1, 9), st.integers(1, 9)), min_size=1, max_size=4, unique=True),
-       ties=st.lists(st.sampled_from(["first", "roth", "lookahead-min"]), min_size=1, max_size=3, unique=True))
+@given(
+    sizes=st.lists(st.tuples(st.integers(1, 9), st.integers(1, 9)), min_size=1, max_size=4, unique=True),
+    ties=st.lists(st.sampled_from(["first", "roth", "lookahead-min"]), min_size=1, max_size=3, unique=True),
+)
 def test_expansion_counts_and_unique_keys(tmp_path_factory, sizes, ties):
     boards = ", ".join(f'"{n}x{m}"' for n, m in sizes)
     text = f'[[sweep]]\nboards = [{boards}]\nstarts = "all"\nmethod = "warnsdorff"\nparams = {{ tie = {ties!r} }}'
@@ -68,7 +75,8 @@ def test_the_shipped_jobs_load_and_cover_their_documents():
     deitel = jobs["deitel-7.24"].tasks()
     for method in ("naive", "static", "warnsdorff"):
         assert {t.start for t in deitel if t.method == method and (t.n, t.m) == (8, 8)} == {
-            (r, c) for r in range(8) for c in range(8)}
+            (r, c) for r in range(8) for c in range(8)
+        }
     homework = jobs["homework-8"].tasks()
     for side in (5, 6, 8):
         for tie in ("first", "random", "lookahead-min", "lookahead-sum", "roth"):
@@ -80,11 +88,14 @@ def test_the_shipped_jobs_load_and_cover_their_documents():
     blog = jobs["warnsdorff-blog"].tasks()
     assert {dict(t.params)["tie"] for t in blog} == {"first", "random", "lookahead-sum", "roth", "squirrel", "blog"}
     assert {t.start for t in blog if dict(t.params)["tie"] == "blog" and t.n == 8} == {
-        (r, c) for r in range(8) for c in range(8)}
+        (r, c) for r in range(8) for c in range(8)
+    }
     assert {t.n for t in blog if dict(t.params)["tie"] == "blog" and t.start == (0, 0)} == set(range(5, 101))
     walks = [t for t in deitel if t.method == "random-walk"]
     assert len(walks) == 64 * 100 and {dict(t.params)["seed"] for t in walks} == set(range(100))
-    assert {t.start for t in deitel if t.method == "static" and t.n == 6} == {(r, c) for r in range(6) for c in range(6)}
+    assert {t.start for t in deitel if t.method == "static" and t.n == 6} == {
+        (r, c) for r in range(6) for c in range(6)
+    }
 
 
 HEAD = '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "warnsdorff"\n'
@@ -94,12 +105,16 @@ MALFORMED = {
     "unknown-sweep-key": (HEAD + "start = [[0, 0]]\n", "sweep[0].start: unknown key"),
     "no-sweep": ('name = "x"\n', "sweep: give at least one"),
     "missing-method": ('[[sweep]]\nboards = [5]\nstarts = "all"\n', "sweep[0].method: missing"),
-    "unknown-method": ('[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "knightly"\n',
-                       "sweep[0].method: unknown method 'knightly'; choose one of: naive, static, warnsdorff"),
+    "unknown-method": (
+        '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "knightly"\n',
+        "sweep[0].method: unknown method 'knightly'; choose one of: naive, static, warnsdorff",
+    ),
     "unknown-param": (HEAD + "params = { closed = true }\n", "sweep[0].params: parameter 'closed' does not apply"),
     "unknown-tie": (HEAD + 'params = { tie = ["first", "sideways"] }\n', "sweep[0].params.tie: unknown tie-break"),
-    "bad-budget": ('[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "backtrack"\nparams = { budget = -3 }\n',
-                   "sweep[0].params.budget: must be a positive integer"),
+    "bad-budget": (
+        '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "backtrack"\nparams = { budget = -3 }\n',
+        "sweep[0].params.budget: must be a positive integer",
+    ),
     "zero-board": (HEAD.replace("[5]", "[0]"), "sweep[0].boards: 0: board size n must be a positive integer"),
     "empty-range": (HEAD.replace("[5]", '["9..5"]'), "sweep[0].boards: '9..5' is an empty range"),
     "huge-board": (HEAD.replace("[5]", '["5000x5000"]'), "squares; the limit is 16,777,216"),
@@ -132,11 +147,14 @@ def test_a_missing_job_file_is_refused(tmp_path):
         load_job(tmp_path / "absent.toml")
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--workers", "0"], "--workers must be a positive number"),
-    (["--executor", "threads"], "unknown executor 'threads'; choose one of: process, dask"),
-    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies only to --executor dask"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--workers", "0"], "--workers must be a positive number"),
+        (["--executor", "threads"], "unknown executor 'threads'; choose one of: process, dask"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies only to --executor dask"),
+    ],
+)
 def test_bad_run_options_are_refused_in_one_line(tmp_path, capsys, args, expected):
     job = write_job(tmp_path, "good", HEAD)
     with pytest.raises(SystemExit) as stop:
@@ -155,5 +173,3 @@ def test_results_without_a_store_says_what_to_do(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["results", "--store", str(tmp_path / "none.sqlite")])
     assert stop.value.code == 2 and "run `knight run jobs/*.toml` first" in capsys.readouterr().err
-
-

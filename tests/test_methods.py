@@ -7,7 +7,8 @@ from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, find_tour
 
 GREEDY = [("naive", {}), ("static", {}), ("random-walk", {"seed": 7})] + [
     ("warnsdorff", {"tie": tie, **({"seed": 7} if tie == "random" else {})})
-    for tie in TIE_BREAKS if not tie.startswith("squirrel")
+    for tie in TIE_BREAKS
+    if not tie.startswith("squirrel")
 ]
 boards = st.tuples(st.integers(1, 14), st.integers(1, 14))
 
@@ -30,8 +31,10 @@ def test_every_greedy_method_returns_a_valid_walk_from_its_start(method, params,
     if not tour.full:
         visited = set(tour.squares)
         r, c = tour.end
-        assert all((r + dr, c + dc) in visited or not board.contains((r + dr, c + dc))
-                   for dr, dc in [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)])
+        assert all(
+            (r + dr, c + dc) in visited or not board.contains((r + dr, c + dc))
+            for dr, dc in [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)]
+        )
 
 
 @given(case=board_and_start(), order=st.sampled_from(["plain", "warnsdorff"]), closed=st.booleans())
@@ -46,8 +49,9 @@ def test_backtrack_returns_a_valid_tour_or_partial(case, order, closed):
     assert tour.budget_exhausted == (not tour.full and tour.work >= 20_000)
 
 
-@pytest.mark.parametrize("method, params", GREEDY + [("backtrack", {"order": "warnsdorff", "budget": 10_000})],
-                         ids=lambda x: str(x))
+@pytest.mark.parametrize(
+    "method, params", GREEDY + [("backtrack", {"order": "warnsdorff", "budget": 10_000})], ids=lambda x: str(x)
+)
 def test_every_method_on_a_100_by_100_board(method, params):
     board = Board(100, 100)
     tour = find_tour(board, (37, 58), method, **params)
@@ -74,23 +78,31 @@ def test_random_tie_break_depends_on_the_seed():
     assert len(tours) > 10
 
 
-@given(case=board_and_start(st.tuples(st.integers(1, 10), st.integers(1, 10))),
-       tie=st.sampled_from(list(TIE_BREAKS)), seed=st.integers(0, 1000))
+@given(
+    case=board_and_start(st.tuples(st.integers(1, 10), st.integers(1, 10))),
+    tie=st.sampled_from(list(TIE_BREAKS)),
+    seed=st.integers(0, 1000),
+)
 def test_interpreted_and_compiled_walks_agree(case, tie, seed):
     board, start = case
     if tie.startswith("squirrel"):
         board, start = Board(board.n, board.n), (0, 0)
     from knight.engine.greedy import warnsdorff_tour
+
     interpreted = warnsdorff_tour(board, start, tie, seed, compiled=False)
     compiled = warnsdorff_tour(board, start, tie, seed, compiled=True)
     assert interpreted.squares == compiled.squares
 
 
-@given(case=board_and_start(st.tuples(st.integers(1, 5), st.integers(1, 5))), closed=st.booleans(),
-       order=st.sampled_from(["plain", "warnsdorff"]))
+@given(
+    case=board_and_start(st.tuples(st.integers(1, 5), st.integers(1, 5))),
+    closed=st.booleans(),
+    order=st.sampled_from(["plain", "warnsdorff"]),
+)
 def test_interpreted_and_compiled_searches_agree(case, closed, order):
     board, start = case
     from knight.engine.backtrack import backtrack_tour
+
     a = backtrack_tour(board, start, closed=closed, order=order, budget=5000, compiled=False)
     b = backtrack_tour(board, start, closed=closed, order=order, budget=5000, compiled=True)
     assert (a.squares, a.work, a.budget_exhausted) == (b.squares, b.work, b.budget_exhausted)
@@ -157,16 +169,19 @@ def test_deitel_results_from_the_corner():
     assert naive.squares == squares
 
 
-@pytest.mark.parametrize("method, params, message", [
-    ("nope", {}, "unknown method"),
-    ("warnsdorff", {"tie": "nope"}, "unknown tie-break"),
-    ("naive", {"tie": "first"}, "does not apply"),
-    ("static", {"closed": True}, "does not apply"),
-    ("warnsdorff", {"seed": 3}, "only to the tie-break 'random'"),
-    ("warnsdorff", {"budget": 3}, "does not apply"),
-    ("backtrack", {"order": "nope"}, "unknown move ordering"),
-    ("backtrack", {"budget": 0}, "positive"),
-])
+@pytest.mark.parametrize(
+    "method, params, message",
+    [
+        ("nope", {}, "unknown method"),
+        ("warnsdorff", {"tie": "nope"}, "unknown tie-break"),
+        ("naive", {"tie": "first"}, "does not apply"),
+        ("static", {"closed": True}, "does not apply"),
+        ("warnsdorff", {"seed": 3}, "only to the tie-break 'random'"),
+        ("warnsdorff", {"budget": 3}, "does not apply"),
+        ("backtrack", {"order": "nope"}, "unknown move ordering"),
+        ("backtrack", {"budget": 0}, "positive"),
+    ],
+)
 def test_bad_method_parameters(method, params, message):
     with pytest.raises(InvalidInput, match=message):
         find_tour(Board(5, 5), (0, 0), method, **params)

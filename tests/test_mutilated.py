@@ -22,8 +22,9 @@ def test_a_tour_may_not_visit_a_removed_square_and_is_full_without_them():
     path = [(0, 0), (2, 1), (0, 2), (1, 0), (2, 2), (0, 1), (1, 3), (2, 1)][:7]
     with pytest.raises(InvalidTour, match=r"\(2, 2\) is removed"):
         Tour.from_squares(board, path, method="hand", removed=[(2, 2)])
-    tour = Tour.from_squares(board, path[:4], method="hand", removed=[(r, c) for r in range(3) for c in range(4)
-                                                                      if (r, c) not in path[:4]])
+    tour = Tour.from_squares(
+        board, path[:4], method="hand", removed=[(r, c) for r in range(3) for c in range(4) if (r, c) not in path[:4]]
+    )
     assert tour.full and Tour.from_dict(tour.to_dict()).full
     with pytest.raises(InvalidInput, match="off the"):
         Tour.from_squares(board, path[:2], method="hand", removed=[(5, 5)])
@@ -57,8 +58,10 @@ def test_odd_boards_without_opposite_corners_have_open_tours(n):
 
 def test_interpreted_and_compiled_searches_agree_with_removed_squares():
     for start in [(0, 1), (1, 1), (2, 1)]:
-        a, b = (find_tour(Board(5, 5), start, "backtrack", removed=CORNERS_5, budget=3000, compiled=flag)
-                for flag in (False, True))
+        a, b = (
+            find_tour(Board(5, 5), start, "backtrack", removed=CORNERS_5, budget=3000, compiled=flag)
+            for flag in (False, True)
+        )
         assert (a.squares, a.work, a.budget_exhausted) == (b.squares, b.work, b.budget_exhausted)
 
 
@@ -68,8 +71,9 @@ def test_a_tour_without_squares_is_stored_validated_and_rebuilt(tmp_path):
     assert result.full and validate(result) == "" and validate(result, tour) == ""
     with Store(tmp_path / "s.sqlite") as store:
         with store.transaction() as db:
-            db.execute("INSERT INTO tasks VALUES ('k', 'backtrack', ?, '{}', 7, 7, 0, 1)",
-                       ('{"removed": [[0, 0], [6, 6]]}',))
+            db.execute(
+                "INSERT INTO tasks VALUES ('k', 'backtrack', ?, '{}', 7, 7, 0, 1)", ('{"removed": [[0, 0], [6, 6]]}',)
+            )
         store.record(store.start_run([], "process", 1), [result], revalidate=True)
         again = store.tour("k")
     assert again.full and again.squares == tour.squares and again.removed == ((0, 0), (6, 6))
@@ -83,9 +87,9 @@ def test_a_sweep_without_squares_runs_and_is_refused_when_malformed(tmp_path):
     done = knight(["run", str(good), "--workers", "1"], tmp_path / "s.sqlite")
     assert done.returncode == 0, done.stderr
     bad = {
-        'params = { removed = [[0, 1]] }\n': "square [0, 1] is removed",
-        'params = { removed = [[0, 9]] }\n': "square [0, 9] is off the 7x7 board",
-        'params = { removed = [0, 0] }\n': "params.removed: must be a list of [row, col] squares",
+        "params = { removed = [[0, 1]] }\n": "square [0, 1] is removed",
+        "params = { removed = [[0, 9]] }\n": "square [0, 9] is off the 7x7 board",
+        "params = { removed = [0, 0] }\n": "params.removed: must be a list of [row, col] squares",
     }
     for params, message in bad.items():
         with pytest.raises(JobError, match=re.escape(message)):
@@ -96,10 +100,14 @@ def test_a_sweep_without_squares_runs_and_is_refused_when_malformed(tmp_path):
 
 def test_knight_tour_takes_removed_squares(capsys):
     from knight.cli import main
+
     args = ["tour", "7", "--method", "backtrack", "--order", "warnsdorff", "--remove", "0,0", "--remove", "6,6"]
     with pytest.raises(SystemExit) as stop:
         main([*args, "--start", "0", "1"])
-    assert stop.value.code == 0 and "Full tour, open: 47 squares (the board less (0, 0), (6, 6))" in capsys.readouterr().out
+    assert (
+        stop.value.code == 0
+        and "Full tour, open: 47 squares (the board less (0, 0), (6, 6))" in capsys.readouterr().out
+    )
     with pytest.raises(SystemExit) as stop:  # from the minority colour: theory says no tour, the search agrees
         main([*args, "--start", "1", "1", "--budget", "1000"])
     assert stop.value.code == 1 and "colouring: 24 squares of one colour and 23" in capsys.readouterr().out

@@ -18,7 +18,9 @@ DUMMY = "backwards"
 @pytest.fixture
 def dummy_tie_break():
     """A tie-break preferring the highest move number, registered for one test and then forgotten."""
-    register_tie_break(DUMMY, "the highest move number (a test's dummy)", lambda board, start: np.arange(8)[None, ::-1].copy())
+    register_tie_break(
+        DUMMY, "the highest move number (a test's dummy)", lambda board, start: np.arange(8)[None, ::-1].copy()
+    )
     yield DUMMY
     for registry in (TIE_BREAKS, greedy._TIE_CODES, greedy._TIE_RANKS):
         registry.pop(DUMMY)
@@ -27,8 +29,13 @@ def dummy_tie_break():
 def test_the_defaults_a_job_fills_in_are_the_ones_task_keys_were_made_with():
     # Changing these would change every task's key and lose the stored results.
     assert PARAMETER_DEFAULTS == {
-        "naive": {}, "static": {}, "warnsdorff": {"tie": "first"}, "random-walk": {},
-        "backtrack": {"closed": False, "order": "plain", "budget": 50_000_000}, "parberry": {}, "find": {"budget": 2_000_000},
+        "naive": {},
+        "static": {},
+        "warnsdorff": {"tie": "first"},
+        "random-walk": {},
+        "backtrack": {"closed": False, "order": "plain", "budget": 50_000_000},
+        "parberry": {},
+        "find": {"budget": 2_000_000},
         "estimate": {"probes": 100_000, "seed": 0, "rate_nodes": 0},
     }
 
@@ -52,12 +59,23 @@ def test_a_registered_tie_break_is_a_choice_everywhere(dummy_tie_break, tmp_path
     tie_help = next(line for line in capsys.readouterr().out.splitlines() if "--tie" in line)
     assert dummy_tie_break in tie_help and "roth" in tie_help
     # the job parser accepts it, and names it among the valid ones when given a typo
-    job = load_job(write_job(tmp_path, "dummy", '[[sweep]]\nboards = [5]\nstarts = [[0, 0]]\n'
-                             f'method = "warnsdorff"\nparams = {{tie = "{dummy_tie_break}"}}'))
+    job = load_job(
+        write_job(
+            tmp_path,
+            "dummy",
+            "[[sweep]]\nboards = [5]\nstarts = [[0, 0]]\n"
+            f'method = "warnsdorff"\nparams = {{tie = "{dummy_tie_break}"}}',
+        )
+    )
     assert [dict(task.params) for task in job.tasks()] == [{"tie": dummy_tie_break}]
     with pytest.raises(JobError, match=f"unknown tie-break 'sideways'; choose one of: .*{dummy_tie_break}"):
-        load_job(write_job(tmp_path, "typo", '[[sweep]]\nboards = [5]\nstarts = [[0, 0]]\n'
-                           'method = "warnsdorff"\nparams = {tie = "sideways"}'))
+        load_job(
+            write_job(
+                tmp_path,
+                "typo",
+                '[[sweep]]\nboards = [5]\nstarts = [[0, 0]]\nmethod = "warnsdorff"\nparams = {tie = "sideways"}',
+            )
+        )
     # the report's methods appendix lists it
     warnsdorff = next(m for m in appendix_section()["methods"] if m["name"] == "warnsdorff")
     assert dummy_tie_break in warnsdorff["parameters"]["tie"]

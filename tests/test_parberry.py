@@ -8,9 +8,28 @@ import knight.engine.parberry as parberry_module
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.parberry import BASE_SIZES, covered, parberry_tour, structured_moves
 
-SAMPLE = [(6, 6), (8, 6), (10, 12), (12, 10), (12, 12), (12, 14), (14, 16), (16, 16), (12, 16), (22, 24),
-          (6, 10), (12, 8), (12, 20), (24, 40), (60, 48),
-          (30, 30), (50, 52), (98, 100), (202, 200), (1000, 1000)]
+SAMPLE = [
+    (6, 6),
+    (8, 6),
+    (10, 12),
+    (12, 10),
+    (12, 12),
+    (12, 14),
+    (14, 16),
+    (16, 16),
+    (12, 16),
+    (22, 24),
+    (6, 10),
+    (12, 8),
+    (12, 20),
+    (24, 40),
+    (60, 48),
+    (30, 30),
+    (50, 52),
+    (98, 100),
+    (202, 200),
+    (1000, 1000),
+]
 
 
 def test_docstring_examples():
@@ -70,6 +89,7 @@ def test_compiled_and_interpreted_walks_agree():
 def test_base_tours_are_structured_closed_tours():
     from knight.engine import Tour
     from knight.engine.parberry_base import BASE_TOURS
+
     assert set(BASE_TOURS) == set(BASE_SIZES)
     for (n, m), path in BASE_TOURS.items():
         tour = Tour(board=Board(n, m), path=path, method="base")

@@ -18,8 +18,9 @@ MOVES = [(-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2)]
 
 def legal(n, m, visited, square):
     r, c = square
-    return [(r + dr, c + dc) for dr, dc in MOVES
-            if 0 <= r + dr < n and 0 <= c + dc < m and (r + dr, c + dc) not in visited]
+    return [
+        (r + dr, c + dc) for dr, dc in MOVES if 0 <= r + dr < n and 0 <= c + dc < m and (r + dr, c + dc) not in visited
+    ]
 
 
 @given(st.integers(1, 12), st.integers(1, 12), st.data())
@@ -87,7 +88,8 @@ def blog_script(height, width, kx, ky):
         cb[ky][kx] = k + 1
         p_queue = []  # available neighbors queue
         for i in range(8):
-            nx = kx + dx[i]; ny = ky + dy[i]
+            nx = kx + dx[i]
+            ny = ky + dy[i]
             if nx >= 0 and nx < width and ny >= 0 and ny < height:
                 if cb[ny][nx] == 0:
                     # count the available neighbors of the potential next stops
@@ -104,7 +106,8 @@ def blog_script(height, width, kx, ky):
             (p, m) = heappop(p_queue)
             kx += dx[m]
             ky += dy[m]
-        else: break
+        else:
+            break
     return cb
 
 
@@ -113,8 +116,11 @@ def test_the_blog_tie_break_is_the_blog_script(m):
     """From every start of the small boards, and from corners and a few inner squares of the larger
     ones (52 and 62: where the script, from the corner, fails), the same array, square for square."""
     board = Board(m, m)
-    starts = ([(r, c) for r in range(m) for c in range(m)] if m <= 8
-              else [(0, 0), (0, m - 1), (m - 1, 0), (m - 1, m - 1), (1, 2), (m // 2, m // 3), (m - 3, 4)])
+    starts = (
+        [(r, c) for r in range(m) for c in range(m)]
+        if m <= 8
+        else [(0, 0), (0, m - 1), (m - 1, 0), (m - 1, m - 1), (1, 2), (m // 2, m // 3), (m - 3, 4)]
+    )
     for row, col in starts:
         tour = find_tour(board, (row, col), "warnsdorff", tie="blog")
         assert tour.array().tolist() == blog_script(m, m, col, row), (m, row, col)
@@ -122,7 +128,11 @@ def test_the_blog_tie_break_is_the_blog_script(m):
 
 def test_the_blog_tie_break_differs_from_move_order_and_says_where_it_comes_from():
     assert "heappush" in TIE_BREAKS["blog"] and "blog" in TIE_BREAKS["blog"]
-    differ = [(r, c) for r in range(8) for c in range(8)
-              if find_tour(Board(8, 8), (r, c), "warnsdorff", tie="blog").squares
-              != find_tour(Board(8, 8), (r, c), "warnsdorff", tie="first").squares]
+    differ = [
+        (r, c)
+        for r in range(8)
+        for c in range(8)
+        if find_tour(Board(8, 8), (r, c), "warnsdorff", tie="blog").squares
+        != find_tour(Board(8, 8), (r, c), "warnsdorff", tie="first").squares
+    ]
     assert differ

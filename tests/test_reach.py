@@ -11,9 +11,23 @@ from knight.store import TourRecord as Record
 
 def record(tie, m, full, seed=None):
     params = {"tie": tie, **({"seed": seed} if seed is not None else {})}
-    return Record(method="warnsdorff", params=params, n=m, m=m, start=(0, 0), length=m * m if full else 1,
-                  full=full, closed=False, success=full, work=0, work_unit="steps", budget_exhausted=False,
-                  key_directed="", key_undirected="", key_symmetric="")
+    return Record(
+        method="warnsdorff",
+        params=params,
+        n=m,
+        m=m,
+        start=(0, 0),
+        length=m * m if full else 1,
+        full=full,
+        closed=False,
+        success=full,
+        work=0,
+        work_unit="steps",
+        budget_exhausted=False,
+        key_directed="",
+        key_undirected="",
+        key_symmetric="",
+    )
 
 
 def test_reach_counts_runs_per_side_and_finds_first_failure():
@@ -56,8 +70,12 @@ def test_blog_claim_on_real_runs():
 
 
 def test_results_reach_from_the_store(tmp_path):
-    job = write_job(tmp_path, "sizes", '[[sweep]]\nboards = ["5..40"]\nstarts = [[0, 0]]\nmethod = "warnsdorff"\n'
-                    'params = { tie = ["lookahead-min", "roth"] }\n')
+    job = write_job(
+        tmp_path,
+        "sizes",
+        '[[sweep]]\nboards = ["5..40"]\nstarts = [[0, 0]]\nmethod = "warnsdorff"\n'
+        'params = { tie = ["lookahead-min", "roth"] }\n',
+    )
     store = tmp_path / "s.sqlite"
     assert knight(["run", str(job)], store).returncode == 0
     done = knight(["results", "--reach", "--json"], store)
@@ -68,8 +86,13 @@ def test_results_reach_from_the_store(tmp_path):
         assert rows[tie]["first_failure"] == (failing[0] if failing else None)
         assert rows[tie]["failing_sides"] == len(failing)
     empty = tmp_path / "e.sqlite"
-    assert knight(["run", str(write_job(tmp_path, "one", '[[sweep]]\nboards = [5]\nstarts = "corners"\n'
-                                        'method = "naive"\n'))], empty).returncode == 0
+    assert (
+        knight(
+            ["run", str(write_job(tmp_path, "one", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "naive"\n'))],
+            empty,
+        ).returncode
+        == 0
+    )
     refused = knight(["results", "--reach"], empty)
     assert refused.returncode == 2 and "board-size study" in refused.stderr
 

@@ -75,9 +75,16 @@ def all_starts(n: int) -> list[tuple[int, int]]:
 
 def canonical(squares: list[tuple[int, int]], n: int) -> tuple:
     """A tour's least image under reversal and the 8 symmetries of the n x n board (for counting)."""
-    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, n - 1 - c),
-            lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
-            lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - c, r),
+    ]
     return min(tuple(f(r, c) for r, c in seq) for f in maps for seq in (squares, squares[::-1]))
 
 
@@ -93,6 +100,7 @@ def store(tmp_path_factory) -> Path:
 
 def render(store: Path, out: Path, *args: str, env_epoch: str | None = "1700000000"):
     import os
+
     previous = os.environ.get("SOURCE_DATE_EPOCH")
     if env_epoch:
         os.environ["SOURCE_DATE_EPOCH"] = env_epoch
@@ -123,7 +131,9 @@ def test_answers_equal_values_computed_independently(key_pdf):
     lookahead_full = sum(find_tour(board, s, "warnsdorff", tie="lookahead-min").full for s in all_starts(8))
     assert f"{warnsdorff_full} of the 64 tours are full" in text
     assert f"only {static_full} of 64 are" in text
-    assert f"lookahead-min {lookahead_full / 64:.0%}" in text or f"lookahead-min ({lookahead_full / 64:.0%} full)" in text
+    assert (
+        f"lookahead-min {lookahead_full / 64:.0%}" in text or f"lookahead-min ({lookahead_full / 64:.0%} full)" in text
+    )
 
     for n, starts in ((5, all_starts(5)), (6, [(0, 0), (0, 1), (1, 2), (2, 2)]), (8, [(0, 0), (0, 1), (1, 2), (3, 3)])):
         tours = [find_tour(Board(n, n), s, "warnsdorff") for s in starts]
@@ -135,8 +145,10 @@ def test_answers_equal_values_computed_independently(key_pdf):
         assert f"{symmetric} up to reversal and the board's 8 symmetries" in text, n
         if len(starts) < n * n:
             everywhere = [t for t in (find_tour(Board(n, n), s, "warnsdorff") for s in all_starts(n)) if t.full]
-            assert f"From all {n * n} starts: {len(everywhere)} full, {sum(t.closed for t in everywhere)} closed, " \
-                   f"{len({canonical(t.squares, n) for t in everywhere})} different up to symmetry" in text, n
+            assert (
+                f"From all {n * n} starts: {len(everywhere)} full, {sum(t.closed for t in everywhere)} closed, "
+                f"{len({canonical(t.squares, n) for t in everywhere})} different up to symmetry" in text
+            ), n
 
     found = [s for s in all_starts(5) if find_tour(Board(5, 5), s, "backtrack").full]
     assert f"finds a tour from {len(found)} of 25 squares" in text
@@ -146,9 +158,12 @@ def test_answers_equal_values_computed_independently(key_pdf):
     assert f"the plain rule first fails at m = {failing[0]}" in text
 
     from knight.engine.census import census
+
     total = census(Board(5, 5)).total
     # what the small job ran on 5 x 5: warnsdorff first and lookahead-min from every start, roth from the corner
-    runs = [find_tour(Board(5, 5), s, "warnsdorff", tie=tie) for s in all_starts(5) for tie in ("first", "lookahead-min")]
+    runs = [
+        find_tour(Board(5, 5), s, "warnsdorff", tie=tie) for s in all_starts(5) for tie in ("first", "lookahead-min")
+    ]
     runs.append(find_tour(Board(5, 5), (0, 0), "warnsdorff", tie="roth"))
     heuristic_tours = {tuple(t.squares) for t in runs if t.full}
     assert f"On 5 × 5 Try_All finds {total:,} directed open tours" in text
@@ -158,8 +173,16 @@ def test_answers_equal_values_computed_independently(key_pdf):
 
     parberry = find_tour(Board(8, 8), (0, 0), "parberry")
     steps = {frozenset(p) for p in zip(parberry.squares, parberry.squares[1:] + parberry.squares[:1])}
-    corners = [((1, 0), (0, 2)), ((2, 0), (0, 1)), ((1, 7), (0, 5)), ((2, 7), (0, 6)),
-               ((6, 0), (7, 2)), ((5, 0), (7, 1)), ((6, 7), (7, 5)), ((5, 7), (7, 6))]
+    corners = [
+        ((1, 0), (0, 2)),
+        ((2, 0), (0, 1)),
+        ((1, 7), (0, 5)),
+        ((2, 7), (0, 6)),
+        ((6, 0), (7, 2)),
+        ((5, 0), (7, 1)),
+        ((6, 7), (7, 5)),
+        ((5, 7), (7, 6)),
+    ]
     used = sum(frozenset(c) in steps for c in corners)
     assert f"the 8 × 8 tour shown is {'closed' if parberry.closed else 'NOT closed'}, {used} of 8 corner moves" in text
 
@@ -169,18 +192,25 @@ def test_numbers_come_from_the_store(store, tmp_path):
     altered = tmp_path / "altered.sqlite"
     shutil.copy(store, altered)
     with sqlite3.connect(altered) as db:
-        keys = [row[0] for row in db.execute(
-            "SELECT key FROM tasks WHERE method = 'warnsdorff' AND n = 8 AND m = 8 "
-            "AND json_extract(params, '$.tie') = 'first' AND start_row = 7")]
+        keys = [
+            row[0]
+            for row in db.execute(
+                "SELECT key FROM tasks WHERE method = 'warnsdorff' AND n = 8 AND m = 8 "
+                "AND json_extract(params, '$.tie') = 'first' AND start_row = 7"
+            )
+        ]
         assert len(keys) == 8
         db.executemany("UPDATE tours SET full = 0, success = 0, closed = 0 WHERE task_key = ?", [(k,) for k in keys])
-        naive = db.execute("SELECT key FROM tasks WHERE method = 'naive' AND n = 8 AND start_row = 0 "
-                           "AND start_col = 0").fetchone()[0]
+        naive = db.execute(
+            "SELECT key FROM tasks WHERE method = 'naive' AND n = 8 AND start_row = 0 AND start_col = 0"
+        ).fetchone()[0]
         db.execute("UPDATE tours SET length = 57 WHERE task_key = ?", (naive,))
         # seal the altered rows as the runner would have (else the report rightly refuses a tampered store)
         integrity.register(db)
-        db.execute(f"UPDATE results SET checksum = (SELECT {integrity.outcome_checksum_sql('tours')} FROM tours o "
-                   "WHERE o.task_key = results.task_key) WHERE task_key IN (SELECT task_key FROM tours)")
+        db.execute(
+            f"UPDATE results SET checksum = (SELECT {integrity.outcome_checksum_sql('tours')} FROM tours o "
+            "WHERE o.task_key = results.task_key) WHERE task_key IN (SELECT task_key FROM tours)"
+        )
     out = tmp_path / "out"
     assert render(altered, out).returncode == 0
     text = pdf_text(out / "knights-tour.pdf")
@@ -197,8 +227,15 @@ def test_page_numbers_outline_and_paper(key_pdf):
     for number, page in enumerate(reader.pages, start=1):
         assert f"page {number} of {pages}" in page.extract_text()
     titles = [item.title for item in _flatten(reader.outline)]
-    for heading in ("Answers at a glance", "Conventions", "A. Deitel, exercise 7.24", "B. Homework #8",
-                    "C. The Eiffel text", "D. The Warnsdorff blog", "Appendix: methods"):
+    for heading in (
+        "Answers at a glance",
+        "Conventions",
+        "A. Deitel, exercise 7.24",
+        "B. Homework #8",
+        "C. The Eiffel text",
+        "D. The Warnsdorff blog",
+        "Appendix: methods",
+    ):
         assert any(title.startswith(heading) for title in titles), heading
     width, height = (float(x) for x in reader.pages[0].mediabox.upper_right)
     assert (round(width), round(height)) == (595, 842)  # A4 in points
@@ -216,11 +253,21 @@ def test_handout_has_the_questions_and_no_answers(key_pdf):
     handout = pdf_text(key_pdf / "knights-tour-handout.pdf")
     key = pdf_text(key_pdf / "knights-tour.pdf")
     # both editions quote the documents' questions (tests/test_handout.py checks the worksheet in full)
-    for question in ("How many moves did the knight make?", "Does your program always find a tour?",
-                     "various tie-breaking algorithms"):
+    for question in (
+        "How many moves did the knight make?",
+        "Does your program always find a tour?",
+        "various tie-breaking algorithms",
+    ):
         assert question in key and question in handout, question
-    for answer in ("makes ", "of the 64 tours are full", "different tours, ", "first fails",
-                   "until its first full tour", "by trying every path", "Other claims of the literature"):
+    for answer in (
+        "makes ",
+        "of the 64 tours are full",
+        "different tours, ",
+        "first fails",
+        "until its first full tour",
+        "by trying every path",
+        "Other claims of the literature",
+    ):
         assert answer not in handout, answer
         assert answer in key, answer
     assert "Name:" in handout and "Date:" in handout
@@ -254,6 +301,7 @@ def test_interrupted_render_keeps_the_last_good_file(tmp_path, monkeypatch):
             raise KeyboardInterrupt
 
     import weasyprint
+
     monkeypatch.setattr(weasyprint, "HTML", lambda **_: Exploding())
     with pytest.raises(KeyboardInterrupt):
         rendering.write_pdf("<p>x</p>", target)

@@ -77,8 +77,22 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     job = write_job(directory, "browser-test", SMALL_JOB + WIDER)
     done = knight(["run", str(job), "--workers", "2"], store, timeout=300)
     assert done.returncode == 0, done.stderr
-    done = knight(["report", "--store", str(store), "--out", str(directory), "--no-pdf",
-                   "--edition", "key", "--edition", "handout"], store, timeout=300)
+    done = knight(
+        [
+            "report",
+            "--store",
+            str(store),
+            "--out",
+            str(directory),
+            "--no-pdf",
+            "--edition",
+            "key",
+            "--edition",
+            "handout",
+        ],
+        store,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return {"key": directory / "knights-tour.html", "handout": directory / "knights-tour-handout.html"}
 
@@ -116,8 +130,9 @@ def test_no_console_errors_and_nothing_overflows(browser, pages, edition, width)
     try:
         assert errors == []
         scroll_width = page.evaluate("document.documentElement.scrollWidth")
-        assert scroll_width <= width, "\n".join([f"the page is {scroll_width} px wide at {width} px:",
-                                                 *page.evaluate(OVERFLOWING, width)])
+        assert scroll_width <= width, "\n".join(
+            [f"the page is {scroll_width} px wide at {width} px:", *page.evaluate(OVERFLOWING, width)]
+        )
     finally:
         page.context.close()
 
@@ -182,8 +197,12 @@ def test_two_charts_share_no_id_and_a_chart_keeps_its_ids():
     assert distributions_svg({"a": [1, 2, 2, 3]}, xlabel="x") == first  # deterministic, for byte-identical HTML
     for svg in (first, second):  # every reference points into the same chart
         ids = set(_ids(svg))
-        references = {value[1:] for element in ET.fromstring(svg).iter() for key, value in element.attrib.items()
-                      if key.endswith("href") and value.startswith("#")}
+        references = {
+            value[1:]
+            for element in ET.fromstring(svg).iter()
+            for key, value in element.attrib.items()
+            if key.endswith("href") and value.startswith("#")
+        }
         assert references and references <= ids
 
 

@@ -7,17 +7,26 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import is_knight_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_cli import run
 
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.census import census
 from knight.engine.hamilton import joined_closed_tour, odd_board_block, pruned_tour, rotation_tour, strip_tour
-from knight.engine.starts import (EXHAUSTIVE, FOUND, FOUR_ROWS, NONE, UNKNOWN, board_closed_tour, existence_map,
-                                  four_rows_verdict, tour_from)
+from knight.engine.starts import (
+    EXHAUSTIVE,
+    FOUND,
+    FOUR_ROWS,
+    NONE,
+    UNKNOWN,
+    board_closed_tour,
+    existence_map,
+    four_rows_verdict,
+    tour_from,
+)
 from knight.engine.theory import closed_tour_verdict
-
-from conftest import is_knight_path
-from test_cli import run
 
 #: Boards of at most 40 squares, 3 <= n <= m, whose census takes more than a few seconds: run with KNIGHT_SLOW_TESTS=1.
 SLOW_CENSUS = {(4, 10), (5, 8)}
@@ -95,8 +104,9 @@ def test_four_row_boards_start_on_the_outer_rows_only(maps):
 
 def test_the_course_counts(maps):
     """The public course suite's question: how many starts have a tour on 6x6, 5x6, 4x6, 7x3 and 8x6."""
-    counts = {board: sum(record.kind == FOUND for record in maps[board]) for board in [(6, 6), (5, 6), (4, 6),
-                                                                                       (3, 7), (6, 8)]}
+    counts = {
+        board: sum(record.kind == FOUND for record in maps[board]) for board in [(6, 6), (5, 6), (4, 6), (3, 7), (6, 8)]
+    }
     assert counts == {(6, 6): 36, (5, 6): 30, (4, 6): 12, (3, 7): 10, (6, 8): 48}
 
 
@@ -146,9 +156,18 @@ def test_rotations_and_joined_blocks_give_valid_tours(n, m, data):
     assert walk.start == start and is_knight_path(n, m, walk.squares)
 
 
-@pytest.mark.parametrize("n, m, start", [(1000, 1000, (3, 7)), (999, 1000, (500, 1)), (999, 999, (998, 996)),
-                                         (5, 999, (2, 4)), (3, 1000, (1, 500)), (999, 3, (500, 0)),
-                                         (3, 999, (2, 998))])
+@pytest.mark.parametrize(
+    "n, m, start",
+    [
+        (1000, 1000, (3, 7)),
+        (999, 1000, (500, 1)),
+        (999, 999, (998, 996)),
+        (5, 999, (2, 4)),
+        (3, 1000, (1, 500)),
+        (999, 3, (500, 0)),
+        (3, 999, (2, 998)),
+    ],
+)
 def test_find_on_boards_up_to_1000(n, m, start):
     tour = find_tour(Board(n, m), start, "find")
     assert tour.full and tour.start == start and tour.method == "find"
@@ -188,13 +207,16 @@ def test_knight_starts_json(capsys):
     assert inner["square"] == [1, 0] and inner["kind"] == "none" and inner["method"] == FOUR_ROWS
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["starts", "0"], "positive integer"),
-    (["starts", "200", "100"], "at most 10,000 squares"),
-    (["starts", "5", "--budget", "0"], "positive number"),
-    (["tour", "5", "--method", "find", "--budget", "-1"], "positive integer"),
-    (["tour", "5", "--method", "find", "--tie", "roth"], "does not apply"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["starts", "0"], "positive integer"),
+        (["starts", "200", "100"], "at most 10,000 squares"),
+        (["starts", "5", "--budget", "0"], "positive number"),
+        (["tour", "5", "--method", "find", "--budget", "-1"], "positive integer"),
+        (["tour", "5", "--method", "find", "--tie", "roth"], "does not apply"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(capsys, args, expected):
     code, _, err = run(capsys, *args)
     assert code == 2 and expected in err and err.count("\n") == 1

@@ -63,13 +63,16 @@ def test_a_tour_too_large_to_keep_is_stored_without_its_path(tmp_path):
     assert records[side - 1].tour().key_directed == small_tour.key_directed
 
 
-@pytest.mark.parametrize("change, problem", [
-    (lambda r: replace(r, moves=None), "path is missing"),
-    (lambda r: replace(r, moves=r.moves[:-1]), "does not match its length"),
-    (lambda r: replace(r, moves=r.moves[:4] + bytes([(r.moves[4] + 1) % 8]) + r.moves[5:]), "invalid tour"),
-    (lambda r: replace(r, length=r.length - 1, moves=r.moves[:-1]), "does not match its squares"),
-    (lambda r: replace(r, key_directed="0" * 32), "not the tour its key names"),
-])
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda r: replace(r, moves=None), "path is missing"),
+        (lambda r: replace(r, moves=r.moves[:-1]), "does not match its length"),
+        (lambda r: replace(r, moves=r.moves[:4] + bytes([(r.moves[4] + 1) % 8]) + r.moves[5:]), "invalid tour"),
+        (lambda r: replace(r, length=r.length - 1, moves=r.moves[:-1]), "does not match its squares"),
+        (lambda r: replace(r, key_directed="0" * 32), "not the tour its key names"),
+    ],
+)
 def test_validation_catches_a_tampered_result(change, problem):
     result, _ = result_of(8, 8)
     assert validate(result) == ""

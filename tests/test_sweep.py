@@ -25,11 +25,19 @@ repeats = 4
 
 def symmetric_images(n: int, m: int, squares: list[tuple[int, int]]) -> list[tuple[tuple[int, int], ...]]:
     """Every image of a path under the board's symmetries and reversal, written without the engine."""
-    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, m - 1 - c),
-            lambda r, c: (n - 1 - r, m - 1 - c)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (r, m - 1 - c),
+        lambda r, c: (n - 1 - r, m - 1 - c),
+    ]
     if n == m:
-        maps += [lambda r, c: (c, r), lambda r, c: (m - 1 - c, n - 1 - r), lambda r, c: (c, n - 1 - r),
-                 lambda r, c: (m - 1 - c, r)]
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (m - 1 - c, n - 1 - r),
+            lambda r, c: (c, n - 1 - r),
+            lambda r, c: (m - 1 - c, r),
+        ]
     images = []
     for f in maps:
         image = tuple(f(r, c) for r, c in squares)
@@ -51,7 +59,8 @@ def independent_counts(n: int, m: int, tie: str, seeds: list[int]) -> dict[str, 
                     paths.append(tuple(squares))
                     starts.add((row, col))
     return {
-        "full": len(paths), "starts_full": len(starts),
+        "full": len(paths),
+        "starts_full": len(starts),
         "distinct_directed": len(set(paths)),
         "distinct_undirected": len({min(p, p[::-1]) for p in paths}),
         "distinct_symmetric": len({min(symmetric_images(n, m, list(p))) for p in paths}),

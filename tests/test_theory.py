@@ -35,8 +35,9 @@ def test_open_tour_theory_agrees_with_exhaustive_search_from_every_start(n, m):
 
 
 def test_theory_decides_most_starts_of_small_boards():
-    undecided = sum(open_tour_verdict(Board(n, m), (r, c)).exists is None
-                    for n, m in SMALL for r in range(n) for c in range(m))
+    undecided = sum(
+        open_tour_verdict(Board(n, m), (r, c)).exists is None for n, m in SMALL for r in range(n) for c in range(m)
+    )
     total = sum(n * m for n, m in SMALL)
     assert undecided < total // 4
 

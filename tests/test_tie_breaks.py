@@ -12,8 +12,9 @@ MOVES = [(-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2)]
 
 def onward(n, m, visited, square):
     r, c = square
-    return [(r + dr, c + dc) for dr, dc in MOVES
-            if 0 <= r + dr < n and 0 <= c + dc < m and (r + dr, c + dc) not in visited]
+    return [
+        (r + dr, c + dc) for dr, dc in MOVES if 0 <= r + dr < n and 0 <= c + dc < m and (r + dr, c + dc) not in visited
+    ]
 
 
 def expected_next(n, m, visited, current, tie, rank):
@@ -104,6 +105,7 @@ def test_the_rules_disagree_where_the_degrees_tie():
 
 def test_squirrel_table_fails_at_74_and_ganzfried_ordering_repairs_it():
     from knight.engine.squirrel import squirrel_table
+
     table = squirrel_table(74)
     assert len([e for e in table if isinstance(e, str)]) > 1  # the m = 2 (mod 8) row of Table 1
     assert not find_tour(Board(74, 74), (0, 0), "warnsdorff", tie="squirrel-table").full

@@ -36,7 +36,7 @@ def test_a_corrupted_tour_is_always_refused(n, m, data):
     i = data.draw(st.integers(0, len(squares) - 1))
     replacement = data.draw(st.tuples(st.integers(-1, n), st.integers(-1, m)))
     assume(replacement != squares[i])
-    corrupted = squares[:i] + [replacement] + squares[i + 1:]
+    corrupted = squares[:i] + [replacement] + squares[i + 1 :]
     if is_knight_path(n, m, corrupted):  # rarely, the change is itself a valid path
         assert tour_of(board, corrupted).squares == corrupted
     else:
@@ -115,16 +115,29 @@ def test_dedup_keys_collapse_exactly_as_they_should(size, data):
 
 def test_distinct_tours_keep_distinct_symmetric_keys():
     board = Board(5, 5)
-    tours = [find_tour(board, (r, c), "warnsdorff", tie="random", seed=s)
-             for r in range(5) for c in range(5) for s in range(4)]
+    tours = [
+        find_tour(board, (r, c), "warnsdorff", tie="random", seed=s)
+        for r in range(5)
+        for c in range(5)
+        for s in range(4)
+    ]
     full = [t for t in tours if t.full]
+
     # Independent count: canonical form = least of the 16 images of each sequence.
     def images(squares):
         for sq in (squares, squares[::-1]):
-            for f in (lambda r, c: (r, c), lambda r, c: (4 - r, c), lambda r, c: (r, 4 - c),
-                      lambda r, c: (4 - r, 4 - c), lambda r, c: (c, r), lambda r, c: (4 - c, 4 - r),
-                      lambda r, c: (c, 4 - r), lambda r, c: (4 - c, r)):
+            for f in (
+                lambda r, c: (r, c),
+                lambda r, c: (4 - r, c),
+                lambda r, c: (r, 4 - c),
+                lambda r, c: (4 - r, 4 - c),
+                lambda r, c: (c, r),
+                lambda r, c: (4 - c, 4 - r),
+                lambda r, c: (c, 4 - r),
+                lambda r, c: (4 - c, r),
+            ):
                 yield tuple(f(r, c) for r, c in sq)
+
     canonical = {min(images(t.squares)) for t in full}
     undirected = {min(tuple(t.squares), tuple(t.squares[::-1])) for t in full}
     assert len({t.key_symmetric for t in full}) == len(canonical)
@@ -151,6 +164,7 @@ def test_cycle_key_ignores_start_and_direction_of_a_closed_tour():
         assert rotated.key_cycle == closed.key_cycle
         assert tour_of(board, rotated.squares[::-1]).key_cycle == closed.key_cycle
         assert rotated.key_undirected != closed.key_undirected  # as sequences they differ
+
     def edges(tour):  # a cycle is its set of moves, the closing one included
         return {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
 

@@ -96,9 +96,11 @@ def expectation(n, m, start):
     visited = {start}
 
     def walk(square, probability, weight, nodes_so_far):
-        children = [(square[0] + dr, square[1] + dc) for dr, dc in MOVES
-                    if 0 <= square[0] + dr < n and 0 <= square[1] + dc < m and (square[0] + dr, square[1] + dc)
-                    not in visited]
+        children = [
+            (square[0] + dr, square[1] + dc)
+            for dr, dc in MOVES
+            if 0 <= square[0] + dr < n and 0 <= square[1] + dc < m and (square[0] + dr, square[1] + dc) not in visited
+        ]
         if not children:
             return probability * nodes_so_far, probability * (weight if len(visited) == n * m else 0)
         weight *= len(children)
@@ -127,12 +129,15 @@ def test_the_running_means_are_those_of_the_first_probes():
     assert knuth_estimate(board, (2, 3), 10_000, seed=6, compiled=True).node_mean != long.checkpoints[2].node_mean
 
 
-@pytest.mark.parametrize("args, message", [
-    ((Board(5, 5), (0, 0), 0), "probes must be a positive number"),
-    ((Board(5, 5), (0, 0), 10, -1), "seed must be a non-negative integer"),
-    ((Board(5, 5), (5, 0), 10), "off the 5x5 board"),
-    ((Board(13, 13), (0, 0), 10), f"at most {MAX_ESTIMATE_SQUARES} squares"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((Board(5, 5), (0, 0), 0), "probes must be a positive number"),
+        ((Board(5, 5), (0, 0), 10, -1), "seed must be a non-negative integer"),
+        ((Board(5, 5), (5, 0), 10), "off the 5x5 board"),
+        ((Board(13, 13), (0, 0), 10), f"at most {MAX_ESTIMATE_SQUARES} squares"),
+    ],
+)
 def test_bad_estimator_input_is_refused(args, message):
     with pytest.raises(InvalidInput, match=re.escape(message)):
         knuth_estimate(*args)
@@ -182,16 +187,27 @@ def test_estimate_tasks_run_into_the_store_and_load_for_the_report(tmp_path, cap
         assert {row["method"] for row in store.summary()} == {"random-walk", "warnsdorff"}
     records = load_estimates(store_path)
     assert [(r.n, r.m, r.seed, r.probes) for r in records] == [
-        (4, 4, 0, 20_000), (4, 4, 1, 20_000), (5, 5, 0, 1_000), (5, 5, 0, 20_000), (5, 5, 1, 20_000),
-        (5, 6, 0, 20_000), (5, 6, 1, 20_000)]
+        (4, 4, 0, 20_000),
+        (4, 4, 1, 20_000),
+        (5, 5, 0, 1_000),
+        (5, 5, 0, 20_000),
+        (5, 5, 1, 20_000),
+        (5, 6, 0, 20_000),
+        (5, 6, 1, 20_000),
+    ]
     for record in records:
         direct = knuth_estimate(Board(record.n, record.m), record.start, record.probes, record.seed)
         assert (record.node_mean, record.tour_sd, record.full_probes, record.checkpoints) == (
-            direct.node_mean, direct.tour_sd, direct.full_probes, direct.checkpoints)
+            direct.node_mean,
+            direct.tour_sd,
+            direct.full_probes,
+            direct.checkpoints,
+        )
         assert record.jobs == ("sizes",) and record.node_se == direct.node_se
     small = [r for r in records if r.n * r.m <= 25]
-    assert all(r.exact_nodes == plain_tree(Board(r.n, r.m), (0, 0)).nodes and r.exact_tours_source == "tree"
-               for r in small)
+    assert all(
+        r.exact_nodes == plain_tree(Board(r.n, r.m), (0, 0)).nodes and r.exact_tours_source == "tree" for r in small
+    )
     assert {r.exact_tours for r in records if r.n == 5 and r.m == 5} == {304}
     wide = [r for r in records if (r.n, r.m) == (5, 6)]  # over 25 squares: the tours come from the census
     assert all(r.exact_nodes is None and r.exact_tours_source == "census" for r in wide)
@@ -213,19 +229,24 @@ def test_estimate_tasks_run_into_the_store_and_load_for_the_report(tmp_path, cap
 HEAD = '[[sweep]]\nboards = [8]\nstarts = [[0, 0]]\nmethod = "estimate"\n'
 
 
-@pytest.mark.parametrize("text, message", [
-    (HEAD + "params = { probes = -5 }\n", "sweep[0].params.probes: must be a number of Knuth's random probes, "
-                                         "1..10,000,000, got -5"),
-    (HEAD + "params = { probes = 1_000_000_000 }\n", "sweep[0].params.probes: must be"),
-    (HEAD + "params = { probes = 0 }\n", "sweep[0].params.probes: must be"),
-    (HEAD + 'params = { probes = "many" }\n', "sweep[0].params.probes: must be"),
-    (HEAD + "params = { seed = -1 }\n", "sweep[0].params.seed: must be a non-negative integer"),
-    (HEAD + "params = { rate_nodes = 1e9 }\n", "sweep[0].params.rate_nodes: must be"),
-    (HEAD + "params = { depth = 3 }\n", "sweep[0].params.depth: not a parameter of method 'estimate'"),
-    (HEAD + "repeats = 3\n", "sweep[0].repeats: does not apply to method 'estimate'"),
-    (HEAD.replace("[8]", "[13]"), "sweep[0].boards: the tree is estimated on boards of at most 144 squares"),
-    (HEAD.replace("[[0, 0]]", "[[0, 9]]"), "sweep[0].starts: square [0, 9] is off the 8x8 board"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            HEAD + "params = { probes = -5 }\n",
+            "sweep[0].params.probes: must be a number of Knuth's random probes, 1..10,000,000, got -5",
+        ),
+        (HEAD + "params = { probes = 1_000_000_000 }\n", "sweep[0].params.probes: must be"),
+        (HEAD + "params = { probes = 0 }\n", "sweep[0].params.probes: must be"),
+        (HEAD + 'params = { probes = "many" }\n', "sweep[0].params.probes: must be"),
+        (HEAD + "params = { seed = -1 }\n", "sweep[0].params.seed: must be a non-negative integer"),
+        (HEAD + "params = { rate_nodes = 1e9 }\n", "sweep[0].params.rate_nodes: must be"),
+        (HEAD + "params = { depth = 3 }\n", "sweep[0].params.depth: not a parameter of method 'estimate'"),
+        (HEAD + "repeats = 3\n", "sweep[0].repeats: does not apply to method 'estimate'"),
+        (HEAD.replace("[8]", "[13]"), "sweep[0].boards: the tree is estimated on boards of at most 144 squares"),
+        (HEAD.replace("[[0, 0]]", "[[0, 9]]"), "sweep[0].starts: square [0, 9] is off the 8x8 board"),
+    ],
+)
 def test_malformed_estimate_sweeps_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(JobError) as refused:
         load_job(write_job(tmp_path, "bad", text))

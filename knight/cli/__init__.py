@@ -19,6 +19,8 @@ import typer
 
 from knight.errors import InvalidInput, KnightError
 
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "parse_square", "fail", "main"]
+
 try:  # typer 0.29 vendors click; older typer uses click itself
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover
@@ -78,11 +80,11 @@ def main(argv: list[str] | None = None) -> None:
         status = app(args=argv, prog_name="knight", standalone_mode=False)
     except KnightError as error:  # every error knight raises on purpose: one line, its exit status
         typer.echo(f"knight: error: {error}", err=True)
-        raise SystemExit(error.exit_status)
+        raise SystemExit(error.exit_status) from None
     except ClickException as error:  # usage errors: unknown option, not an integer, missing argument
         message = error.format_message().strip()
         if not message:  # `knight` alone: the help is already printed
-            raise SystemExit(EXIT_BAD_INPUT)
+            raise SystemExit(EXIT_BAD_INPUT) from None
         fail(message.splitlines()[0] + " (see --help)")
     except (typer.Abort, KeyboardInterrupt):
         status = EXIT_INTERRUPTED

@@ -41,10 +41,13 @@ def census(
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[tuple[int, int] | None, typer.Option(help="Count only the tours from ROW COL.")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="Count closed tours instead of open ones.")] = False,
-    remove: Annotated[list[str] | None, typer.Option(
-        help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7.")] = None,
-    workers: Annotated[int | None, typer.Option(
-        help="Worker processes (default: all cores; one on boards under 30 squares).")] = None,
+    remove: Annotated[
+        list[str] | None,
+        typer.Option(help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: all cores; one on boards under 30 squares).")
+    ] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
@@ -62,8 +65,9 @@ def census(
     board = Board(n, n if m is None else m)
     removed = [parse_square(text) for text in remove or []]
     check_run_options(workers, executor, scheduler)
-    spec = CensusSpec(board.n, board.m, closed, tuple(sorted(set(removed))),
-                      None if start is None else ((start[0], start[1]),), depth)
+    spec = CensusSpec(
+        board.n, board.m, closed, tuple(sorted(set(removed))), None if start is None else ((start[0], start[1]),), depth
+    )
     job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
     if verdict.exists is False:
@@ -71,25 +75,50 @@ def census(
     small = board.size - len(removed) < SMALL_BOARD  # a pool of two costs more than the whole search
     processes = min(workers or (1 if small else default_workers()), len(job.tasks()))
     path = store_path(store)
-    summary = run_in_store([job], path, workers=processes, executor=executor, scheduler=scheduler,
-                           verbose=verbose, again="knight census (same arguments)")
+    summary = run_in_store(
+        [job],
+        path,
+        workers=processes,
+        executor=executor,
+        scheduler=scheduler,
+        verbose=verbose,
+        again="knight census (same arguments)",
+    )
     with Store(path) as results:
         (stored,) = results.censuses(job.name)
         failures = results.failures(job.name)
     if stored.census is None:
-        typer.echo(f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
-                   f"{stored.units_failed} failed; run it again to retry them", err=True)
+        typer.echo(
+            f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
+            f"{stored.units_failed} failed; run it again to retry them",
+            err=True,
+        )
         for _, what, attempts, reason in failures:
             typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
         return EXIT_SOME_FAILED
     symmetric = stored.symmetric  # listed by the run when the closed census completed
-    run = {"store": str(path), "units_run": summary.ran, "units_stored": summary.already_done,
-           "processes": processes, "executor": executor, "seconds": round(summary.seconds, 4)}
+    run = {
+        "store": str(path),
+        "units_run": summary.ran,
+        "units_stored": summary.already_done,
+        "processes": processes,
+        "executor": executor,
+        "seconds": round(summary.seconds, 4),
+    }
     return _print(board, closed, removed, start, verdict, stored, symmetric, run, as_json)
 
 
-def _print(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
-           stored: CensusRecord | None, symmetric: int | None, run: dict[str, Any] | None, as_json: bool) -> int:
+def _print(
+    board: Board,
+    closed: bool,
+    removed: list,
+    start: tuple[int, int] | None,
+    verdict: Verdict,
+    stored: CensusRecord | None,
+    symmetric: int | None,
+    run: dict[str, Any] | None,
+    as_json: bool,
+) -> int:
     result = None if stored is None else stored.census
     if as_json:
         typer.echo(json.dumps(_as_dict(board, closed, removed, start, verdict, result, symmetric, run)))
@@ -98,8 +127,15 @@ def _print(board: Board, closed: bool, removed: list, start: tuple[int, int] | N
     return 0
 
 
-def _describe(board: Board, closed: bool, removed: list, verdict: Verdict, result: Census | None,
-              symmetric: int | None, run: dict[str, Any] | None) -> str:
+def _describe(
+    board: Board,
+    closed: bool,
+    removed: list,
+    verdict: Verdict,
+    result: Census | None,
+    symmetric: int | None,
+    run: dict[str, Any] | None,
+) -> str:
     kind = "closed" if closed else "open"
     less = f" less {', '.join(map(str, removed))}" if removed else ""
     lines = [f"census of {kind} tours on {board}{less}", f"theory: {verdict}"]
@@ -112,18 +148,24 @@ def _describe(board: Board, closed: bool, removed: list, verdict: Verdict, resul
     lines += [" ".join(f"{int(v):>{width},}" if v >= 0 else f"{'.':>{width}}" for v in row) for row in grid]
     starts = ", ".join(map(str, result.searched_starts))
     if closed:
-        lines.append(f"closed tours: {result.cycles:,} as cycles (up to start square and direction)"
-                     + (f"; {symmetric:,} up to the board's symmetries too" if symmetric is not None else ""))
-        lines.append(f"directed closed tours: {result.total:,} (every square starts 2 x {result.cycles:,}); "
-                     f"searched from {starts}")
+        lines.append(
+            f"closed tours: {result.cycles:,} as cycles (up to start square and direction)"
+            + (f"; {symmetric:,} up to the board's symmetries too" if symmetric is not None else "")
+        )
+        lines.append(
+            f"directed closed tours: {result.total:,} (every square starts 2 x {result.cycles:,}); "
+            f"searched from {starts}"
+        )
     else:
         total = f"total: {_count(result.total, 'directed open tour')}"
         if result.undirected is not None:
             total += f" ({result.undirected:,} up to reversal)"
         lines.append(f"{total}; searched starts {starts}, the others by symmetry")
-    where = ("a local dask cluster" if run["executor"] == "dask" else _count(run["processes"], "process"))
-    lines.append(f"nodes: {result.nodes:,} in {_count(result.units, 'unit')}: {run['units_run']:,} counted now "
-                 f"on {where} in {run['seconds']:.2f} s, {run['units_stored']:,} from the store {run['store']}")
+    where = "a local dask cluster" if run["executor"] == "dask" else _count(run["processes"], "process")
+    lines.append(
+        f"nodes: {result.nodes:,} in {_count(result.units, 'unit')}: {run['units_run']:,} counted now "
+        f"on {where} in {run['seconds']:.2f} s, {run['units_stored']:,} from the store {run['store']}"
+    )
     return "\n".join(lines)
 
 
@@ -134,21 +176,38 @@ def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'es' if noun.endswith('s') else 's'}"
 
 
-def _as_dict(board: Board, closed: bool, removed: list, start: tuple[int, int] | None, verdict: Verdict,
-             result: Census | None, symmetric: int | None, run: dict[str, Any] | None) -> dict[str, Any]:
+def _as_dict(
+    board: Board,
+    closed: bool,
+    removed: list,
+    start: tuple[int, int] | None,
+    verdict: Verdict,
+    result: Census | None,
+    symmetric: int | None,
+    run: dict[str, Any] | None,
+) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "board": [board.n, board.m], "closed": closed, "removed": [list(s) for s in removed],
+        "board": [board.n, board.m],
+        "closed": closed,
+        "removed": [list(s) for s in removed],
         "theory": {"exists": verdict.exists, "argument": verdict.argument, "reason": verdict.reason},
     }
     if result is None or run is None:
-        counts: list[list[int | None]] = [[None if (r, c) in removed or (start and (r, c) != tuple(start)) else 0
-                                           for c in range(board.m)] for r in range(board.n)]
+        counts: list[list[int | None]] = [
+            [None if (r, c) in removed or (start and (r, c) != tuple(start)) else 0 for c in range(board.m)]
+            for r in range(board.n)
+        ]
         data.update(counts=counts, total=0, nodes=0, searched=False, seconds=0.0, processes=0)
         return data
     data.update(
         counts=[[int(v) if v >= 0 else None for v in row] for row in result.counts],
-        total=result.total, undirected=result.undirected, nodes=result.nodes, units=result.units,
-        searched=True, searched_starts=[list(s) for s in result.searched_starts], **run,
+        total=result.total,
+        undirected=result.undirected,
+        nodes=result.nodes,
+        units=result.units,
+        searched=True,
+        searched_starts=[list(s) for s in result.searched_starts],
+        **run,
     )
     if closed:
         data.update(cycles=result.cycles, cycles_up_to_symmetry=symmetric)

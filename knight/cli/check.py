@@ -17,11 +17,16 @@ EXIT_NOT_FULL = 1
 @app.command()
 def check(
     file: Annotated[str, typer.Argument(help="The submission: a text file.")],
-    board: Annotated[str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and "
-                                                      "chess squares).")] = None,
+    board: Annotated[
+        str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and chess squares).")
+    ] = None,
     start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
-    format: Annotated[str | None, typer.Option(  # noqa: A002 - the option's name
-        "--format", help="Force the format: array, pairs, chess, csv, json (default: detected).")] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(  # noqa: A002 - the option's name
+            "--format", help="Force the format: array, pairs, chess, csv, json (default: detected)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> int:
     """Check one submission: verdict, first illegal step, repeated and unvisited squares, the
@@ -49,9 +54,11 @@ def check(
 def describe(result) -> str:  # type: ignore[no-untyped-def]
     """The findings on one screen."""
     s = result.submission
-    lines = [f"Format: {s.format}{' (' + '; '.join(s.notes) + ')' if s.notes else ''}; board {result.board}; "
-             f"start {result.start}.",
-             f"Verdict: {result.summary()}."]
+    lines = [
+        f"Format: {s.format}{' (' + '; '.join(s.notes) + ')' if s.notes else ''}; board {result.board}; "
+        f"start {result.start}.",
+        f"Verdict: {result.summary()}.",
+    ]
     if result.errors:
         lines.append(f"First error: {result.errors[0]}.")
         lines += [f"  also: {error}" for error in result.errors[1:6]]

@@ -49,10 +49,20 @@ def grade(
     except OSError as error:
         fail(f"cannot create {out}: {error.strerror or error}")
     with typer.progressbar(length=len(files), label="grading", file=sys.stderr) as bar:
-        batch = grade_directory(source, target, board=assigned, start=(start[0], start[1]) if start else None,
-                                rubric=scores, pdf=pdf, files=files, on_done=lambda row: bar.update(1))
+        batch = grade_directory(
+            source,
+            target,
+            board=assigned,
+            start=(start[0], start[1]) if start else None,
+            rubric=scores,
+            pdf=pdf,
+            files=files,
+            on_done=lambda row: bar.update(1),
+        )
     full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)
     copied = sum(bool(row.copied_from) for row in batch.rows)
-    typer.echo(f"{len(batch.rows)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
-               f"{copied} flagged as copied; wrote {target / 'gradebook.csv'} and {len(batch.rows)} feedback pages")
+    typer.echo(
+        f"{len(batch.rows)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
+        f"{copied} flagged as copied; wrote {target / 'gradebook.csv'} and {len(batch.rows)} feedback pages"
+    )
     return EXIT_SOME_UNREADABLE if batch.unreadable else EXIT_ALL_READ

@@ -21,11 +21,17 @@ FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
 
 @app.command()
 def report(
-    edition: Annotated[list[str], typer.Option(help="key (answers) or handout (questions only); repeatable.")] = ["key"],  # noqa: B006
-    store: Annotated[Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")] = None,
+    edition: Annotated[list[str], typer.Option(help="key (answers) or handout (questions only); repeatable.")] = [
+        "key"
+    ],
+    store: Annotated[
+        Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")
+    ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
     paper: Annotated[str, typer.Option(help="Page size: a4 or letter.")] = "a4",
-    jobs: Annotated[list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")] = [],  # noqa: B006
+    jobs: Annotated[
+        list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")
+    ] = [],
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDF.")] = True,
 ) -> None:
     """Write the report: reports/out/knights-tour.{html,pdf} (key) and knights-tour-handout.{html,pdf}.
@@ -86,11 +92,14 @@ def _meta(jobs: list[Path]) -> dict[str, Any]:
     from knight import __version__
 
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
-              else datetime.datetime.now(datetime.UTC))
+    moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch else datetime.datetime.now(datetime.UTC)
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                timeout=10).stdout.strip() or "unknown"
+        commit = (
+            subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            or "unknown"
+        )
     except OSError:
         commit = "unknown"
     listed = []

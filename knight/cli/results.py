@@ -21,22 +21,50 @@ __all__ = ["COLUMNS", "CENSUS_COLUMNS", "ESTIMATE_COLUMNS", "results", "census_r
 
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
-    "job": "job", "board": "board", "method": "method", "params": "parameters", "starts": "starts",
-    "tasks": "tasks", "done": "done", "failed": "failed", "pending": "pending", "full": "full",
-    "closed": "closed", "starts_full": "starts full", "distinct_directed": "distinct",
-    "distinct_undirected": "≠ reversal", "distinct_symmetric": "≠ symmetry",
+    "job": "job",
+    "board": "board",
+    "method": "method",
+    "params": "parameters",
+    "starts": "starts",
+    "tasks": "tasks",
+    "done": "done",
+    "failed": "failed",
+    "pending": "pending",
+    "full": "full",
+    "closed": "closed",
+    "starts_full": "starts full",
+    "distinct_directed": "distinct",
+    "distinct_undirected": "≠ reversal",
+    "distinct_symmetric": "≠ symmetry",
 }
 #: Columns of the census summary (`--census`), with their headings in the table.
 CENSUS_COLUMNS = {
-    "jobs": "jobs", "board": "board", "kind": "kind", "removed": "removed", "starts": "starts", "depth": "depth",
-    "units": "units", "done": "done", "failed": "failed", "directed": "directed tours",
-    "undirected": "≠ reversal", "nodes": "nodes",
+    "jobs": "jobs",
+    "board": "board",
+    "kind": "kind",
+    "removed": "removed",
+    "starts": "starts",
+    "depth": "depth",
+    "units": "units",
+    "done": "done",
+    "failed": "failed",
+    "directed": "directed tours",
+    "undirected": "≠ reversal",
+    "nodes": "nodes",
 }
 #: Columns of the tree-size estimates, with their headings in the table.
 ESTIMATE_COLUMNS = {
-    "jobs": "jobs", "board": "board", "start": "start", "probes": "probes", "seed": "seed",
-    "nodes": "nodes (± s.e.)", "exact_nodes": "exact nodes", "tours": "tours (± s.e.)",
-    "exact_tours": "exact tours", "full_probes": "full probes", "rate": "nodes/s",
+    "jobs": "jobs",
+    "board": "board",
+    "start": "start",
+    "probes": "probes",
+    "seed": "seed",
+    "nodes": "nodes (± s.e.)",
+    "exact_nodes": "exact nodes",
+    "tours": "tours (± s.e.)",
+    "exact_tours": "exact tours",
+    "full_probes": "full probes",
+    "rate": "nodes/s",
 }
 
 
@@ -46,12 +74,26 @@ def results(
     store: StoreOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
-    reach: Annotated[bool, typer.Option("--reach", help=(
-        "Instead: how far each Warnsdorff rule goes on m x m boards from the corner (the board-size study): "
-        "the first failing m, the failing sides, the success rate by range of m, and the literature's claims."))] = False,
-    censuses: Annotated[bool, typer.Option("--census", help=(
-        "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes "
-        "(the form --json and --csv print them in)."))] = False,
+    reach: Annotated[
+        bool,
+        typer.Option(
+            "--reach",
+            help=(
+                "Instead: how far each Warnsdorff rule goes on m x m boards from the corner (the board-size study): "
+                "the first failing m, the failing sides, the success rate by range of m, and the literature's claims."
+            ),
+        ),
+    ] = False,
+    censuses: Annotated[
+        bool,
+        typer.Option(
+            "--census",
+            help=(
+                "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes "
+                "(the form --json and --csv print them in)."
+            ),
+        ),
+    ] = False,
 ) -> int:
     """Summarise the store: tasks, full and closed tours, how many starts give a full tour, and the
     distinct full tours three ways (directed, up to reversal, up to reversal and symmetry); then the
@@ -83,8 +125,10 @@ def results(
     elif as_csv:
         writer = csv.DictWriter(sys.stdout, fieldnames=list(columns), lineterminator="\n")
         writer.writeheader()
-        writer.writerows({**row, **{key: _cell(key, row[key]) for key in ("params", "jobs", "removed", "starts")
-                                    if key in row}} for row in shown)
+        writer.writerows(
+            {**row, **{key: _cell(key, row[key]) for key in ("params", "jobs", "removed", "starts") if key in row}}
+            for row in shown
+        )
     else:
         _print_table(rows, counted, estimated, failures)
     return 0
@@ -94,11 +138,18 @@ def census_row(stored: CensusRecord) -> dict[str, Any]:
     """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
     spec = stored.spec
     return {
-        "jobs": list(stored.jobs), "board": str(spec.board), "kind": spec.kind,
+        "jobs": list(stored.jobs),
+        "board": str(spec.board),
+        "kind": spec.kind,
         "removed": [list(square) for square in spec.removed],
-        "starts": "all" if spec.starts is None else [list(square) for square in spec.starts], "depth": spec.depth,
-        "units": stored.units_total, "done": stored.units_done, "failed": stored.units_failed,
-        "directed": stored.total, "undirected": stored.undirected, "nodes": stored.nodes,
+        "starts": "all" if spec.starts is None else [list(square) for square in spec.starts],
+        "depth": spec.depth,
+        "units": stored.units_total,
+        "done": stored.units_done,
+        "failed": stored.units_failed,
+        "directed": stored.total,
+        "undirected": stored.undirected,
+        "nodes": stored.nodes,
     }
 
 
@@ -106,11 +157,17 @@ def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     """One tree-size estimate as a table row (exact tours only where the task counted the tree)."""
     rate = estimate.nodes_per_second
     return {
-        "jobs": list(estimate.jobs), "board": size_text(estimate.n, estimate.m), "start": [list(estimate.start)],
-        "probes": estimate.probes, "seed": estimate.seed,
-        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}", "exact_nodes": estimate.exact_nodes,
-        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}", "exact_tours": estimate.exact_tours,
-        "full_probes": estimate.full_probes, "rate": None if rate is None else f"{rate:.3g}",
+        "jobs": list(estimate.jobs),
+        "board": size_text(estimate.n, estimate.m),
+        "start": [list(estimate.start)],
+        "probes": estimate.probes,
+        "seed": estimate.seed,
+        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}",
+        "exact_nodes": estimate.exact_nodes,
+        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}",
+        "exact_tours": estimate.exact_tours,
+        "full_probes": estimate.full_probes,
+        "rate": None if rate is None else f"{rate:.3g}",
     }
 
 
@@ -127,7 +184,7 @@ def _cell(key: str, value: Any) -> str:
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": size_text(row['n'], row['m']), "method": row["method"], "params": row["params"]}
+    out = {"job": row["job"], "board": size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
     if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})
@@ -136,41 +193,66 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
 
 def format_params(params: dict[str, Any]) -> str:
     """Parameters as ``name=value`` pairs, e.g. ``tie=random seeds=5``."""
-    return ", ".join(f"{name}={value:,}" if isinstance(value, int) and not isinstance(value, bool)
-                    else f"{name}={json.dumps(value) if isinstance(value, bool) else value}"
-                    for name, value in params.items()) or "-"
+    return (
+        ", ".join(
+            f"{name}={value:,}"
+            if isinstance(value, int) and not isinstance(value, bool)
+            else f"{name}={json.dumps(value) if isinstance(value, bool) else value}"
+            for name, value in params.items()
+        )
+        or "-"
+    )
 
 
-def _print_table(rows: list[dict[str, Any]], counted: list[dict[str, Any]], estimated: list[dict[str, Any]],
-                 failures: list[tuple[str, str, int, str]]) -> None:
+def _print_table(
+    rows: list[dict[str, Any]],
+    counted: list[dict[str, Any]],
+    estimated: list[dict[str, Any]],
+    failures: list[tuple[str, str, int, str]],
+) -> None:
     console = Console(width=200 if not sys.stdout.isatty() else None)
     if not rows and not counted and not estimated:
         console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
         return
     if rows:
-        table = Table(title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
-                      "(directed, up to reversal, up to reversal and symmetry)", show_lines=False)
+        table = Table(
+            title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
+            "(directed, up to reversal, up to reversal and symmetry)",
+            show_lines=False,
+        )
         for key, heading in COLUMNS.items():
-            table.add_column(heading, justify="left" if key in ("job", "board", "method", "params") else "right",
-                             no_wrap=key in ("job", "params"))
+            table.add_column(
+                heading,
+                justify="left" if key in ("job", "board", "method", "params") else "right",
+                no_wrap=key in ("job", "params"),
+            )
         for row in rows:
             table.add_row(*(format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS))
         console.print(table)
     if counted:
-        table = Table(title="Censuses: every tour counted (directed; closed tours from every square), "
-                      "once all units are done", show_lines=False)
+        table = Table(
+            title="Censuses: every tour counted (directed; closed tours from every square), once all units are done",
+            show_lines=False,
+        )
         for key, heading in CENSUS_COLUMNS.items():
-            table.add_column(heading, justify="left" if key in ("jobs", "board", "kind", "removed", "starts")
-                             else "right", no_wrap=key == "jobs")
+            table.add_column(
+                heading,
+                justify="left" if key in ("jobs", "board", "kind", "removed", "starts") else "right",
+                no_wrap=key == "jobs",
+            )
         for row in counted:
             table.add_row(*(_cell(key, row[key]) for key in CENSUS_COLUMNS))
         console.print(table)
     if estimated:
-        table = Table(title="Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
-                      "tours), exact counts where the task made them, and the plain search's speed", show_lines=False)
+        table = Table(
+            title="Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
+            "tours), exact counts where the task made them, and the plain search's speed",
+            show_lines=False,
+        )
         for key, heading in ESTIMATE_COLUMNS.items():
-            table.add_column(heading, justify="left" if key in ("jobs", "board", "start") else "right",
-                             no_wrap=key == "jobs")
+            table.add_column(
+                heading, justify="left" if key in ("jobs", "board", "start") else "right", no_wrap=key == "jobs"
+            )
         for row in estimated:
             table.add_row(*(_cell(key, row[key]) for key in ESTIMATE_COLUMNS))
         console.print(table)
@@ -184,14 +266,23 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
 
     by_rule = reach_by_rule(opened.tours(job, drawn_up_to=0))
     if not by_rule:
-        fail("the store has no board-size study (warnsdorff from the corner of m x m boards); "
-             "run `knight run jobs/board-sizes.toml` first")
+        fail(
+            "the store has no board-size study (warnsdorff from the corner of m x m boards); "
+            "run `knight run jobs/board-sizes.toml` first"
+        )
     largest = max(rule.sides[-1] for rule in by_rule.values())
     ranges = side_ranges(largest, columns=10)
-    rows = [{"rule": tie, "sides": f"{rule.sides[0]}-{rule.sides[-1]}", "runs": sum(r for _, r in rule.outcomes.values()),
-             "first_failure": rule.first_failure, "failing_sides": len(rule.failing),
-             **{f"rate_{low}_{high}": rule.rate_between(low, high) for low, high in ranges}}
-            for tie, rule in by_rule.items()]
+    rows = [
+        {
+            "rule": tie,
+            "sides": f"{rule.sides[0]}-{rule.sides[-1]}",
+            "runs": sum(r for _, r in rule.outcomes.values()),
+            "first_failure": rule.first_failure,
+            "failing_sides": len(rule.failing),
+            **{f"rate_{low}_{high}": rule.rate_between(low, high) for low, high in ranges},
+        }
+        for tie, rule in by_rule.items()
+    ]
     claims = judge_claims(by_rule)
     if as_json:
         typer.echo(json.dumps({"rules": rows, "claims": claims}, indent=2))
@@ -207,8 +298,14 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
         table.add_column(heading, justify="left" if heading == "rule" else "right")
     for row in rows:
         rates = [row[f"rate_{a}_{b}"] for a, b in ranges]
-        table.add_row(str(row["rule"]), str(row["sides"]), str(row["runs"]), str(row["first_failure"] or "none"),
-                      str(row["failing_sides"]), *("-" if r is None else f"{r:.0%}" for r in rates))
+        table.add_row(
+            str(row["rule"]),
+            str(row["sides"]),
+            str(row["runs"]),
+            str(row["first_failure"] or "none"),
+            str(row["failing_sides"]),
+            *("-" if r is None else f"{r:.0%}" for r in rates),
+        )
     console.print(table)
     verdicts = Table(title="The literature's claims, tested on these runs")
     for heading in ("source", "rule", "claim", "our runs", "verdict"):

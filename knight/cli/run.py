@@ -18,11 +18,13 @@ EXIT_ALL_DONE = 0
 EXIT_SOME_FAILED = 1
 
 #: The options every command that runs tasks or reads the store shares.
-StoreOption = Annotated[Path | None, typer.Option(
-    help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")]
+StoreOption = Annotated[
+    Path | None, typer.Option(help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")
+]
 ExecutorOption = Annotated[str, typer.Option(help="Where tasks run: process (a local pool) or dask.")]
-SchedulerOption = Annotated[str | None, typer.Option(
-    help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")]
+SchedulerOption = Annotated[
+    str | None, typer.Option(help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")
+]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
 
 
@@ -48,10 +50,19 @@ def run(
         if names.count(name) > 1:
             fail(f"two job files are named {name!r}; give each job a name of its own")
     path = store_path(store)
-    summary = run_in_store(loaded, path, workers=workers or default_workers(), executor=executor,
-                           scheduler=scheduler, verbose=verbose, again="knight run")
-    typer.echo(f"run {summary.run_id}: {summary.total} tasks, {summary.already_done} already in {path}, "
-               f"{summary.ran} run now ({summary.failed} failed) in {summary.seconds:.1f} s")
+    summary = run_in_store(
+        loaded,
+        path,
+        workers=workers or default_workers(),
+        executor=executor,
+        scheduler=scheduler,
+        verbose=verbose,
+        again="knight run",
+    )
+    typer.echo(
+        f"run {summary.run_id}: {summary.total} tasks, {summary.already_done} already in {path}, "
+        f"{summary.ran} run now ({summary.failed} failed) in {summary.seconds:.1f} s"
+    )
     for failure in summary.failures:
         typer.echo(f"  failed: {failure}")
     if summary.failed:
@@ -69,15 +80,22 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
         fail("--scheduler applies only to --executor dask")
 
 
-def run_in_store(jobs: list[Job], path: Path, *, workers: int, executor: str, scheduler: str | None,
-                 verbose: bool, again: str) -> RunSummary:
+def run_in_store(
+    jobs: list[Job], path: Path, *, workers: int, executor: str, scheduler: str | None, verbose: bool, again: str
+) -> RunSummary:
     """Run ``jobs`` into the store at ``path`` with a progress bar; SIGTERM and Ctrl-C stop the run in
     order and exit 130, saying that ``again`` (the command to rerun) does the rest."""
     try:
         with Store(path) as results:  # SIGTERM arrives as Ctrl-C (knight.cli.main)
-            return run_jobs(jobs, results, workers=workers, executor=executor, scheduler=scheduler,
-                            verbose=verbose, reporter=reporter_for())
+            return run_jobs(
+                jobs,
+                results,
+                workers=workers,
+                executor=executor,
+                scheduler=scheduler,
+                verbose=verbose,
+                reporter=reporter_for(),
+            )
     except KeyboardInterrupt:
-        typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest",
-                   err=True)
+        typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest", err=True)
         raise SystemExit(EXIT_INTERRUPTED) from None

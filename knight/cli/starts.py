@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -11,6 +11,8 @@ from knight import __version__
 from knight.cli import app
 from knight.engine import Board, InvalidInput
 from knight.engine.starts import DEFAULT_BUDGET, EXHAUSTIVE, FOUND, NONE, StartRecord, existence_map
+
+__all__ = ["MAX_MAP_SQUARES", "SYMBOLS", "starts", "as_dict", "describe"]
 
 #: Boards larger than this many squares are refused: the map decides every square, one by one.
 MAX_MAP_SQUARES = 10_000
@@ -21,9 +23,10 @@ SYMBOLS = {FOUND: "#", NONE: ".", "unknown": "?"}
 @app.command()
 def starts(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
-    m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
+    m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     budget: Annotated[int, typer.Option(help="Most nodes of the exhaustive search, per square searched.")] = (
-        DEFAULT_BUDGET),
+        DEFAULT_BUDGET
+    ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON.")] = False,
 ) -> int:
     """Print the existence map: for every square, whether an open tour starts there, found how or proven how.
@@ -33,9 +36,11 @@ def starts(
     """
     board = Board(n, n if m is None else m)
     if board.size > MAX_MAP_SQUARES:
-        raise InvalidInput(f"the existence map decides every square one by one; boards of at most "
-                           f"{MAX_MAP_SQUARES:,} squares, {board} has {board.size:,} (use `knight tour --method find` "
-                           "for one start)")
+        raise InvalidInput(
+            f"the existence map decides every square one by one; boards of at most "
+            f"{MAX_MAP_SQUARES:,} squares, {board} has {board.size:,} (use `knight tour --method find` "
+            "for one start)"
+        )
     if isinstance(budget, bool) or budget < 1:
         raise InvalidInput(f"--budget must be a positive number of nodes, got {budget}")
     records = existence_map(board, budget=budget)
@@ -46,7 +51,9 @@ def starts(
 def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, Any]:
     """The map as JSON-ready data: a version, the board, the counts and one record per square, row by row."""
     return {
-        "version": __version__, "board": [board.n, board.m], "budget": budget,
+        "version": __version__,
+        "board": [board.n, board.m],
+        "budget": budget,
         "starts_with_tour": sum(record.kind == FOUND for record in records),
         "counts": {kind: sum(record.kind == kind for record in records) for kind in SYMBOLS},
         "squares": [record.to_dict() for record in records],
@@ -57,7 +64,7 @@ def describe(board: Board, records: list[StartRecord]) -> str:
     """The map as # . ?, the number of starts with a tour, and how each answer was reached."""
     lines = [f"starting squares of open tours on {board} (# a tour found, . none exists, ? unknown):"]
     for row in range(board.n):
-        lines.append(" ".join(SYMBOLS[record.kind] for record in records[row * board.m:(row + 1) * board.m]))
+        lines.append(" ".join(SYMBOLS[record.kind] for record in records[row * board.m : (row + 1) * board.m]))
     found = sum(record.kind == FOUND for record in records)
     lines.append(f"{found} of {board.size} starting squares have a tour.")
     groups: dict[tuple[str, str], list[StartRecord]] = {}

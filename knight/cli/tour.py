@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -14,6 +14,17 @@ from knight.engine import Board, Tour, find_tour
 from knight.engine.methods import METHODS
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 
+__all__ = [
+    "EXIT_FULL_TOUR",
+    "EXIT_NO_FULL_TOUR",
+    "PARAMETER_OPTIONS",
+    "option_help",
+    "tour",
+    "format_array",
+    "describe",
+    "theory",
+]
+
 EXIT_FULL_TOUR = 0
 EXIT_NO_FULL_TOUR = 1
 #: The options that set a method's parameter of the same name; their help comes from the methods.
@@ -23,8 +34,9 @@ PARAMETER_OPTIONS = ("tie", "seed", "closed", "order", "budget")
 def option_help(name: str) -> str:
     """The help of the option for parameter ``name``: its description by each method that takes it,
     with the choices as registered now (e.g. ``warnsdorff: tie-break: first, random, ... (default first).``)."""
-    return "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in METHODS.values()
-                     if name in m.parameters) + "."
+    return (
+        "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in METHODS.values() if name in m.parameters) + "."
+    )
 
 
 class _TourCommand(TyperCommand):
@@ -35,23 +47,25 @@ class _TourCommand(TyperCommand):
         params = super().get_params(ctx)
         for param in params:
             if param.name in PARAMETER_OPTIONS:
-                param.help = option_help(param.name)
+                param.help = option_help(param.name)  # type: ignore[attr-defined]  # an Option, which has help
         return params
 
 
 @app.command(cls=_TourCommand)
 def tour(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
-    m: Annotated[Optional[int], typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
+    m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
     method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
-    tie: Annotated[Optional[str], typer.Option(help=option_help("tie"))] = None,
-    seed: Annotated[Optional[int], typer.Option(help=option_help("seed"))] = None,
+    tie: Annotated[str | None, typer.Option(help=option_help("tie"))] = None,
+    seed: Annotated[int | None, typer.Option(help=option_help("seed"))] = None,
     closed: Annotated[bool, typer.Option("--closed", help=option_help("closed"))] = False,
-    order: Annotated[Optional[str], typer.Option(help=option_help("order"))] = None,
-    budget: Annotated[Optional[int], typer.Option(help=option_help("budget"))] = None,
-    remove: Annotated[Optional[list[str]], typer.Option(
-        help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6.")] = None,
+    order: Annotated[str | None, typer.Option(help=option_help("order"))] = None,
+    budget: Annotated[int | None, typer.Option(help=option_help("budget"))] = None,
+    remove: Annotated[
+        list[str] | None,
+        typer.Option(help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tour as JSON.")] = False,
 ) -> int:
     """Find a tour with one method from one start square and print its array.
@@ -63,7 +77,7 @@ def tour(
     removed = [parse_square(text) for text in remove or []] or None
     given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
     params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-    found = find_tour(board, tuple(start), method, **params)
+    found = find_tour(board, (start[0], start[1]), method, **params)
     typer.echo(json.dumps({**found.to_dict(), "theory": str(theory(found))}) if as_json else describe(found))
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
 

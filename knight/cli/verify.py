@@ -20,9 +20,16 @@ EXIT_DAMAGED = 1
 @app.command()
 def verify(
     store: StoreOption = None,
-    repair: Annotated[bool, typer.Option("--repair", help=(
-        "Drop what is damaged (results, and tasks whose key is wrong) so that the next `knight run` "
-        "computes it again."))] = False,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help=(
+                "Drop what is damaged (results, and tasks whose key is wrong) so that the next `knight run` "
+                "computes it again."
+            ),
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems as one JSON document.")] = False,
 ) -> int:
     """Check the whole store: every stored tour rebuilt from its path and validated (knight moves, no
@@ -45,17 +52,26 @@ def verify(
     if as_json:
         from knight import __version__
 
-        typer.echo(json.dumps({"version": __version__, "store": str(path), "problems": [
-            {"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
-            "repaired": dropped if repair else None}))
+        typer.echo(
+            json.dumps(
+                {
+                    "version": __version__,
+                    "store": str(path),
+                    "problems": [{"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
+                    "repaired": dropped if repair else None,
+                }
+            )
+        )
     else:
         for problem in problems:
             typer.echo(str(problem))
         if not problems:
             typer.echo(f"{path}: sound (every stored result checked)")
         elif repair:
-            typer.echo(f"{path}: {len(problems)} problem(s); dropped {dropped} damaged result(s): "
-                       "run `knight run` (or `knight census`) again to compute them")
+            typer.echo(
+                f"{path}: {len(problems)} problem(s); dropped {dropped} damaged result(s): "
+                "run `knight run` (or `knight census`) again to compute them"
+            )
         else:
             typer.echo(f"{path}: {len(problems)} problem(s); `knight verify --repair` drops what is damaged")
     return EXIT_DAMAGED if problems else EXIT_SOUND

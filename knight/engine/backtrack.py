@@ -74,16 +74,27 @@ def backtrack_tour(
     longest = np.empty(board.size, dtype=np.int32)
     search = _depth_first.choose(board.size, compiled)
     found, nodes, longest_length, out_of_budget = search(
-        board.neighbours, first, bool(closed), order == "warnsdorff", int(budget), np.array(gone, dtype=np.int64),
-        path, longest,
+        board.neighbours,
+        first,
+        bool(closed),
+        order == "warnsdorff",
+        int(budget),
+        np.array(gone, dtype=np.int64),
+        path,
+        longest,
     )
-    squares = path[:board.size - len(gone)] if found else longest[:longest_length]
+    squares = path[: board.size - len(gone)] if found else longest[:longest_length]
     params: dict[str, object] = {"order": order, "closed": bool(closed), "budget": int(budget)}
     if gone:
         params["removed"] = [list(board.coords(s)) for s in gone]
     return Tour(
-        board=board, path=squares, method="backtrack", params=params,
-        work=int(nodes), work_unit="nodes", budget_exhausted=bool(out_of_budget),
+        board=board,
+        path=squares,
+        method="backtrack",
+        params=params,
+        work=int(nodes),
+        work_unit="nodes",
+        budget_exhausted=bool(out_of_budget),
         removed=tuple(board.coords(s) for s in gone),
     )
 

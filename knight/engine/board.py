@@ -80,8 +80,7 @@ class Board:
         row, col = square
         if not self.contains(square):
             raise InvalidInput(
-                f"square ({row}, {col}) is off the {self} board: "
-                f"row must be 0..{self.n - 1} and column 0..{self.m - 1}"
+                f"square ({row}, {col}) is off the {self} board: row must be 0..{self.n - 1} and column 0..{self.m - 1}"
             )
         return row * self.m + col
 
@@ -122,7 +121,7 @@ class Board:
         cols = np.arange(self.m)[None, :]
         table = np.zeros((self.n, self.m), dtype=np.int64)
         for dr, dc in zip(VERTICAL, HORIZONTAL):
-            table += ((rows + dr >= 0) & (rows + dr < self.n) & (cols + dc >= 0) & (cols + dc < self.m))
+            table += (rows + dr >= 0) & (rows + dr < self.n) & (cols + dc >= 0) & (cols + dc < self.m)
         return table
 
     def symmetries(self) -> list[Symmetry]:

@@ -29,8 +29,19 @@ from knight.engine.kernel import kernel
 from knight.errors import InvalidInput
 
 __all__ = [
-    "MAX_CENSUS_SQUARES", "SYMMETRY_LIMIT", "CensusUnit", "UnitCount", "Census", "CensusSpec", "census_units",
-    "assemble", "census", "count_unit", "closed_tours", "cycles_up_to_symmetry", "UnitCounter",
+    "MAX_CENSUS_SQUARES",
+    "SYMMETRY_LIMIT",
+    "CensusUnit",
+    "UnitCount",
+    "Census",
+    "CensusSpec",
+    "census_units",
+    "assemble",
+    "census",
+    "count_unit",
+    "closed_tours",
+    "cycles_up_to_symmetry",
+    "UnitCounter",
 ]
 
 #: The census kernel keeps the visited set in one 64-bit word.
@@ -80,9 +91,12 @@ class CensusUnit:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "n": self.n, "m": self.m, "start": list(self.start),
+            "n": self.n,
+            "m": self.m,
+            "start": list(self.start),
             "first": None if self.first is None else list(self.first),
-            "closed": self.closed, "removed": [list(square) for square in self.removed],
+            "closed": self.closed,
+            "removed": [list(square) for square in self.removed],
             "more": [list(square) for square in self.more],
         }
 
@@ -90,8 +104,12 @@ class CensusUnit:
     def from_dict(cls, data: Mapping[str, Any]) -> CensusUnit:
         first = data.get("first")
         return cls(
-            int(data["n"]), int(data["m"]), tuple(data["start"]), None if first is None else tuple(first),
-            bool(data.get("closed", False)), tuple(tuple(square) for square in data.get("removed", ())),
+            int(data["n"]),
+            int(data["m"]),
+            tuple(data["start"]),
+            None if first is None else tuple(first),
+            bool(data.get("closed", False)),
+            tuple(tuple(square) for square in data.get("removed", ())),
             tuple(tuple(square) for square in data.get("more", ())),
         )
 
@@ -181,8 +199,13 @@ class CensusSpec:
 
     def units(self) -> list[CensusUnit]:
         """The census's units, as :func:`census_units` lists them (start by start, for a start set)."""
-        return [unit for start in (self.starts or (None,)) for unit in census_units(
-            self.board, closed=self.closed, removed=self.removed, start=start, depth=self.depth)]
+        return [
+            unit
+            for start in (self.starts or (None,))
+            for unit in census_units(
+                self.board, closed=self.closed, removed=self.removed, start=start, depth=self.depth
+            )
+        ]
 
     def describe(self) -> str:
         """A short label, e.g. ``6x6 open less (0, 0), (5, 5), every start``."""
@@ -255,10 +278,17 @@ def census_units(
     for s in starts:
         for path in _paths(board, gone, [s], depth):
             squares = [board.coords(t) for t in path]
-            units.append(CensusUnit(
-                board.n, board.m, squares[0], squares[1] if len(squares) > 1 else None, bool(closed),
-                removed_squares, tuple(squares[2:]),
-            ))
+            units.append(
+                CensusUnit(
+                    board.n,
+                    board.m,
+                    squares[0],
+                    squares[1] if len(squares) > 1 else None,
+                    bool(closed),
+                    removed_squares,
+                    tuple(squares[2:]),
+                )
+            )
     return units
 
 
@@ -320,9 +350,14 @@ def assemble(board: Board, units: list[CensusUnit], results: list[UnitCount]) ->
             for t in orbits[s]:
                 counts[t] = directed
     return Census(
-        board=board, closed=closed, counts=counts.reshape(board.n, board.m),
-        nodes=sum(result.nodes for result in results), units=len(units),
-        searched_starts=tuple(board.coords(s) for s in sorted(per_start)), removed=removed, cycles=cycles,
+        board=board,
+        closed=closed,
+        counts=counts.reshape(board.n, board.m),
+        nodes=sum(result.nodes for result in results),
+        units=len(units),
+        searched_starts=tuple(board.coords(s) for s in sorted(per_start)),
+        removed=removed,
+        cycles=cycles,
     )
 
 
@@ -411,8 +446,17 @@ def _run(unit: CensusUnit, prune: bool, compiled: bool | None, record: np.ndarra
             available |= bits[s]
     prefix = [board.index(square) for square in unit.prefix]
     count = _count_tours.choose(board.size, compiled)
-    tours, nodes, _ = count(board.neighbours, masks, bits, colours, available, np.array(prefix, dtype=np.int64),
-                            bool(unit.closed), bool(prune), record)
+    tours, nodes, _ = count(
+        board.neighbours,
+        masks,
+        bits,
+        colours,
+        available,
+        np.array(prefix, dtype=np.int64),
+        bool(unit.closed),
+        bool(prune),
+        record,
+    )
     return int(tours), int(nodes)
 
 
@@ -496,10 +540,7 @@ def _check_removed(board: Board, removed: Iterable[Square]) -> set[int]:
 def _orbits(board: Board, gone: set[int]) -> dict[int, list[int]]:
     """For every square on the board, the squares the kept symmetries carry it to."""
     images = list(board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone))
-    return {
-        s: sorted({int(image[s]) for image in images})
-        for s in range(board.size) if s not in gone
-    }
+    return {s: sorted({int(image[s]) for image in images}) for s in range(board.size) if s not in gone}
 
 
 def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

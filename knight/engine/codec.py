@@ -68,8 +68,9 @@ def encode_path(path: Sequence[int] | np.ndarray, m: int) -> bytes:
     moves = _MOVE_OF.take(dr)
     if moves.size and moves.min() < 0:
         i = int(np.argmax(moves < 0))
-        raise InvalidInput(f"cannot encode step {i + 1}, from square {int(squares[i])} to {int(squares[i + 1])}: "
-                           "not a knight move")
+        raise InvalidInput(
+            f"cannot encode step {i + 1}, from square {int(squares[i])} to {int(squares[i + 1])}: not a knight move"
+        )
     return int(squares[0]).to_bytes(HEADER_BYTES, "little") + moves.tobytes()
 
 

@@ -24,8 +24,15 @@ from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
 __all__ = [
-    "TIE_BREAKS", "BLOG_DX", "BLOG_DY", "blog_ranks", "register_tie_break", "naive_tour", "static_tour",
-    "random_walk_tour", "warnsdorff_tour",
+    "TIE_BREAKS",
+    "BLOG_DX",
+    "BLOG_DY",
+    "blog_ranks",
+    "register_tie_break",
+    "naive_tour",
+    "static_tour",
+    "random_walk_tour",
+    "warnsdorff_tour",
 ]
 
 _DR = np.array(VERTICAL, dtype=np.int64)
@@ -52,8 +59,16 @@ TIE_BREAKS: dict[str, str] = {
     "dx = [-2, -1, 1, 2, -2, -1, 1, 2] (columns), dy = [1, 2, 2, 1, -1, -2, -2, -1] (rows), "
     "so ties go to its lowest index i (our moves 4, 5, 6, 7, 3, 2, 1, 0 in that order)",
 }
-_TIE_CODES = {"first": _FIRST, "random": _RANDOM, "lookahead-min": _LOOKAHEAD_MIN, "lookahead-sum": _LOOKAHEAD_SUM,
-              "roth": _ROTH, "squirrel": _SQUIRREL, "squirrel-table": _SQUIRREL, "blog": _FIRST}
+_TIE_CODES = {
+    "first": _FIRST,
+    "random": _RANDOM,
+    "lookahead-min": _LOOKAHEAD_MIN,
+    "lookahead-sum": _LOOKAHEAD_SUM,
+    "roth": _ROTH,
+    "squirrel": _SQUIRREL,
+    "squirrel-table": _SQUIRREL,
+    "blog": _FIRST,
+}
 #: A tie-break that is a fixed preference among the eight moves: ``ranks(board, start)`` gives the
 #: kernel's ``ranks`` array (one row of 8, lower wins a tie). Filled below and by :func:`register_tie_break`.
 RankFunction = Callable[[Board, Square], np.ndarray]

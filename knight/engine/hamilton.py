@@ -22,9 +22,21 @@ from __future__ import annotations
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.errors import InvalidInput
 from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
+
+__all__ = [
+    "ROTATIONS_PER_SQUARE",
+    "BLOCK_SIDES",
+    "rotation_tour",
+    "pruned_tour",
+    "joined_closed_tour",
+    "small_closed_tour",
+    "walk_cycle",
+    "strip_tour",
+    "odd_board_block",
+]
 
 #: Rotations allowed per attempt of :func:`rotation_tour`, per square of the board.
 ROTATIONS_PER_SQUARE = 20
@@ -73,8 +85,9 @@ def rotation_tour(
     best = np.empty(0, dtype=np.int32)
     work = 0
     for attempt in range(max(1, int(attempts))):
-        length, steps, done = search(board.neighbours, first, bool(closed), (int(seed) + attempt) & 0xFFFFFFFF,
-                                     limit, path)
+        length, steps, done = search(
+            board.neighbours, first, bool(closed), (int(seed) + attempt) & 0xFFFFFFFF, limit, path
+        )
         work += int(steps)
         if length > best.size or done:
             best = path[:length].copy()
@@ -119,13 +132,24 @@ def pruned_tour(board: Board, start: Square, *, budget: int = 1_000_000, compile
     search = _pruned.choose(board.size, compiled)
     found, nodes, longest_length, exhausted = search(board.neighbours, first, int(budget), path, longest)
     squares = path if found else longest[:longest_length]
-    return Tour(board=board, path=squares, method="pruned-search", params={"budget": int(budget)},
-                work=int(nodes), work_unit="nodes", budget_exhausted=bool(exhausted))
+    return Tour(
+        board=board,
+        path=squares,
+        method="pruned-search",
+        params={"budget": int(budget)},
+        work=int(nodes),
+        work_unit="nodes",
+        budget_exhausted=bool(exhausted),
+    )
 
 
 def joined_closed_tour(
-    board: Board, start: Square = (0, 0), *, open_block: tuple[int, int, int, int] | None = None,
-    seed: int = 0, compiled: bool | None = None,
+    board: Board,
+    start: Square = (0, 0),
+    *,
+    open_block: tuple[int, int, int, int] | None = None,
+    seed: int = 0,
+    compiled: bool | None = None,
 ) -> Tour | None:
     """A tour of ``board`` from ``start`` joined from tours of blocks; None when a join is not found.
 
@@ -321,8 +345,12 @@ def strip_tour(board: Board, start: Square, *, compiled: bool | None = None) -> 
         if base is None:
             return None
     else:
-        windows = [(c0, width) for width in (9, 11, 13, 15) for c0 in range(0, m, 4)
-                   if (m - c0 - width) % 4 == 0 and c0 <= start[1] < c0 + width <= m]
+        windows = [
+            (c0, width)
+            for width in (9, 11, 13, 15)
+            for c0 in range(0, m, 4)
+            if (m - c0 - width) % 4 == 0 and c0 <= start[1] < c0 + width <= m
+        ]
         if not windows:
             return None
         c0, width = min(windows, key=lambda window: window[1])
@@ -402,7 +430,9 @@ def _insert(links: np.ndarray, m: int, left: int, pieces: list[list[Square]], ri
     return False
 
 
-def _cut(board: Board, open_block: tuple[int, int, int, int] | None) -> tuple[list | None, list | None]:
+def _cut(
+    board: Board, open_block: tuple[int, int, int, int] | None
+) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None]:
     """The blocks' rows and columns, as (first, length) lists."""
     if open_block is None:
         even_rows = board.n % 2 == 0
@@ -425,8 +455,9 @@ def _parts(first: int, length: int, even: bool) -> list[tuple[int, int]] | None:
     if length in (2, 4):
         return None
     eights, rest = divmod(length, 8)
-    sizes += {0: [8] * eights, 6: [8] * eights + [6], 2: [8] * (eights - 1) + [10],
-              4: [8] * (eights - 1) + [6, 6]}[rest]
+    sizes += {0: [8] * eights, 6: [8] * eights + [6], 2: [8] * (eights - 1) + [10], 4: [8] * (eights - 1) + [6, 6]}[
+        rest
+    ]
     parts, at = [], first
     for size in sizes:
         parts.append((at, size))
@@ -438,10 +469,16 @@ def odd_board_block(board: Board, start: Square) -> tuple[int, int, int, int] | 
     """For an odd × odd board: a block (row, col, height, width) with odd sides of at least 5 holding
     ``start``, placed so that the rest of the board cuts into blocks with an even side; None if none."""
     found = []
-    for axis, (side, at) in enumerate(((board.n, start[0]), (board.m, start[1]))):
-        options = [(length, first) for first in range(0, at + 1, 2) for length in range(5, 16, 2)
-                   if first + length > at and _parts(0, first, True) is not None
-                   and _parts(0, side - first - length, True) is not None and first + length <= side]
+    for side, at in ((board.n, start[0]), (board.m, start[1])):
+        options = [
+            (length, first)
+            for first in range(0, at + 1, 2)
+            for length in range(5, 16, 2)
+            if first + length > at
+            and _parts(0, first, True) is not None
+            and _parts(0, side - first - length, True) is not None
+            and first + length <= side
+        ]
         if not options:
             return None
         length, first = min(options)
@@ -454,7 +491,7 @@ def odd_board_block(board: Board, start: Square) -> tuple[int, int, int, int] | 
 
 
 @kernel(compile_from=0)
-def _rotate(neighbours, start, closed, seed, limit, path):  # pragma: no cover - see tests
+def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Warnsdorff with random ties, rotating the path's end when stuck; return ``(length, work, done)``.
 
     ``work`` counts moves and rotations. Stops with a full path (closed when asked) or after
@@ -562,7 +599,7 @@ def _rotate(neighbours, start, closed, seed, limit, path):  # pragma: no cover -
 
 
 @kernel(compile_from=0)
-def _pruned(neighbours, start, budget, path, longest):  # pragma: no cover - see tests
+def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Depth-first search for an open tour with exact pruning; return ``(found, nodes, longest, exhausted)``."""
     size = neighbours.shape[0]
     visited = np.zeros(size, dtype=np.bool_)
@@ -698,7 +735,7 @@ def _pruned(neighbours, start, budget, path, longest):  # pragma: no cover - see
 
 
 @kernel(compile_from=0)
-def _join(neighbours, links, m, r0, r1, c0, up):  # pragma: no cover - see tests
+def _join(neighbours, links, m, r0, r1, c0, up):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Join two pieces: rows r0..r1-1 right of column c0 to those left of it, or (``up``) the rows
     from r0 on to the rows above r0 (then c0 is 0).
 
@@ -751,7 +788,7 @@ def _join(neighbours, links, m, r0, r1, c0, up):  # pragma: no cover - see tests
 
 
 @kernel(compile_from=0)
-def _walk_links(links, start, walk):  # pragma: no cover - see tests
+def _walk_links(links, start, walk):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Walk a path or cycle given as links from ``start`` (an end of a path); return the squares walked."""
     size = links.shape[0]
     previous = -1

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
 from knight.engine.parameters import Parameter
 from knight.engine.parberry import parberry_tour
-from knight.engine.starts import DEFAULT_BUDGET as FIND_BUDGET, find_tour_from
+from knight.engine.starts import DEFAULT_BUDGET as FIND_BUDGET
+from knight.engine.starts import find_tour_from
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
+
+__all__ = ["Method", "METHODS", "check_parameters", "find_tour"]
 
 
 @dataclass(frozen=True)
@@ -42,36 +46,71 @@ def _seed(help: str) -> Parameter:
 METHODS: dict[str, Method] = {
     method.name: method
     for method in (
-        Method("naive", "the first legal unvisited move in move order, until stuck",
-               "Deitel 7.24, first script", {}, naive_tour),
-        Method("static", "lowest accessibility in the empty board's table, never updated; ties by move order",
-               "Deitel 7.24, accessibility heuristic without its note", {}, static_tour),
-        Method("warnsdorff", "lowest current degree, ties broken by the chosen rule",
-               "Warnsdorff 1823; Deitel 7.24; Homework #8",
-               _by_name(Parameter("tie", str, "first", "tie-break", choices=TIE_BREAKS, noun="tie-break"),
-                        _seed("seed of the random tie-break")),
-               warnsdorff_tour),
-        Method("random-walk", "a uniformly random legal unvisited move at each step, until stuck",
-               "the naive knight choosing at random; the probe of Knuth 1975", _by_name(_seed("seed of the walk")),
-               random_walk_tour),
-        Method("backtrack", "depth-first search for the first full tour, within a node budget",
-               "the Eiffel text's Try_Next_Move (after Wirth 1976)",
-               _by_name(Parameter("closed", bool, False, "demand a closed tour"),
-                        Parameter("order", str, "plain", "move ordering", choices=ORDERINGS, noun="move ordering"),
-                        Parameter("budget", int, DEFAULT_BUDGET, "most nodes to visit", minimum=1),
-                        Parameter("removed", "squares", None,
-                                  "squares taken off the board, [[row, col], ...]; a full tour covers the others",
-                                  keyed=False)),
-               backtrack_tour),
-        Method("parberry", "a structured closed tour by divide and conquer: stored base tours joined four at a "
-               "time (n×n and n×(n+2), even n ≥ 6)",
-               "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property", {},
-               parberry_tour),
-        Method("find", "a full tour from the start wherever one exists, else why none does: theory, a closed tour "
-               "walked from the start, joined blocks, Warnsdorff with rotations, exhaustive pruned search",
-               "issue 14; Schwenk 1991; Conrad et al. 1994; Parberry 1997; Posa 1976",
-               _by_name(Parameter("budget", int, FIND_BUDGET, "most nodes of the exhaustive search", minimum=1)),
-               find_tour_from),
+        Method(
+            "naive",
+            "the first legal unvisited move in move order, until stuck",
+            "Deitel 7.24, first script",
+            {},
+            naive_tour,
+        ),
+        Method(
+            "static",
+            "lowest accessibility in the empty board's table, never updated; ties by move order",
+            "Deitel 7.24, accessibility heuristic without its note",
+            {},
+            static_tour,
+        ),
+        Method(
+            "warnsdorff",
+            "lowest current degree, ties broken by the chosen rule",
+            "Warnsdorff 1823; Deitel 7.24; Homework #8",
+            _by_name(
+                Parameter("tie", str, "first", "tie-break", choices=TIE_BREAKS, noun="tie-break"),
+                _seed("seed of the random tie-break"),
+            ),
+            warnsdorff_tour,
+        ),
+        Method(
+            "random-walk",
+            "a uniformly random legal unvisited move at each step, until stuck",
+            "the naive knight choosing at random; the probe of Knuth 1975",
+            _by_name(_seed("seed of the walk")),
+            random_walk_tour,
+        ),
+        Method(
+            "backtrack",
+            "depth-first search for the first full tour, within a node budget",
+            "the Eiffel text's Try_Next_Move (after Wirth 1976)",
+            _by_name(
+                Parameter("closed", bool, False, "demand a closed tour"),
+                Parameter("order", str, "plain", "move ordering", choices=ORDERINGS, noun="move ordering"),
+                Parameter("budget", int, DEFAULT_BUDGET, "most nodes to visit", minimum=1),
+                Parameter(
+                    "removed",
+                    "squares",
+                    None,
+                    "squares taken off the board, [[row, col], ...]; a full tour covers the others",
+                    keyed=False,
+                ),
+            ),
+            backtrack_tour,
+        ),
+        Method(
+            "parberry",
+            "a structured closed tour by divide and conquer: stored base tours joined four at a "
+            "time (n×n and n×(n+2), even n ≥ 6)",
+            "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property",
+            {},
+            parberry_tour,
+        ),
+        Method(
+            "find",
+            "a full tour from the start wherever one exists, else why none does: theory, a closed tour "
+            "walked from the start, joined blocks, Warnsdorff with rotations, exhaustive pruned search",
+            "issue 14; Schwenk 1991; Conrad et al. 1994; Parberry 1997; Posa 1976",
+            _by_name(Parameter("budget", int, FIND_BUDGET, "most nodes of the exhaustive search", minimum=1)),
+            find_tour_from,
+        ),
     )
 }
 

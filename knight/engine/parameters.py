@@ -51,8 +51,9 @@ class Parameter:
             return f"unknown {self.noun} {value!r}; choose one of: {', '.join(self.choice_names())}"
         if self.kind is bool and not isinstance(value, bool):
             return f"must be true or false, got {value!r}"
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)
-                                 or (self.minimum is not None and value < self.minimum)):
+        if self.kind is int and (
+            isinstance(value, bool) or not isinstance(value, int) or (self.minimum is not None and value < self.minimum)
+        ):
             return f"must be a {'positive' if self.minimum == 1 else 'non-negative'} integer, got {value!r}"
         if self.kind is int and value > self.maximum:
             return f"must be at most {self.maximum:,}, got {value:,}"

@@ -20,7 +20,7 @@ Applied Mathematics 73 (1997) 251–260; the Eiffel text's "join property" figur
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -29,10 +29,28 @@ from knight.engine.kernel import kernel
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
+__all__ = [
+    "BASE_SIZES",
+    "JOIN_REMOVED",
+    "JOIN_ADDED",
+    "structured_moves",
+    "covered",
+    "parberry_tour",
+    "parberry_links",
+]
+
 #: The boards with a stored base tour (and their transposes): Parberry's six, and three more
 #: (6×10, 6×12, 8×12) so that boards of other proportions are covered too.
 BASE_SIZES: tuple[tuple[int, int], ...] = (
-    (6, 6), (6, 8), (8, 8), (8, 10), (10, 10), (10, 12), (6, 10), (6, 12), (8, 12),
+    (6, 6),
+    (6, 8),
+    (8, 8),
+    (8, 10),
+    (10, 10),
+    (10, 12),
+    (6, 10),
+    (6, 12),
+    (8, 12),
 )
 
 #: The moves the join takes out, relative to the centre (A, C) where the quadrants meet:
@@ -130,7 +148,7 @@ def parberry_links(board: Board) -> np.ndarray:
     return _cycle_links(board)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _covered(n: int, m: int) -> bool:
     if (n, m) in BASE_SIZES:
         return True
@@ -146,7 +164,7 @@ def _halves(side: int) -> tuple[int, int]:
     return first, side - first
 
 
-@lru_cache(maxsize=None)
+@cache
 def _base_links(n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The stored base tour of n × m (or its transpose), as local rows, cols and the two cycle neighbours."""
     from knight.engine.parberry_base import BASE_TOURS
@@ -181,7 +199,7 @@ def _cycle_links(board: Board) -> np.ndarray:
         r0, c0 = np.array(origins, dtype=np.int64).T
         offset = (r0 * m + c0)[:, None]
 
-        def to_global(squares: np.ndarray) -> np.ndarray:
+        def to_global(squares: np.ndarray, w: int = w, offset: np.ndarray = offset) -> np.ndarray:
             rows, cols = np.divmod(squares, w)
             return np.asarray(offset + rows * m + cols)
 
@@ -190,8 +208,10 @@ def _cycle_links(board: Board) -> np.ndarray:
     if centres:
         a, c = np.array(centres, dtype=np.int64).T
         for ((dr1, dc1), (dr2, dc2)), removed in zip(JOIN_ADDED, _removed_partners()):
-            for (dr, dc), (er, ec), (old_r, old_c) in (((dr1, dc1), (dr2, dc2), removed[0]),
-                                                       ((dr2, dc2), (dr1, dc1), removed[1])):
+            for (dr, dc), (er, ec), (old_r, old_c) in (
+                ((dr1, dc1), (dr2, dc2), removed[0]),
+                ((dr2, dc2), (dr1, dc1), removed[1]),
+            ):
                 square = (a + dr) * m + c + dc
                 old = (a + old_r) * m + c + old_c
                 column = (links[square, 0] != old).astype(np.int64)

@@ -23,18 +23,40 @@ Each answer is a :class:`StartRecord`: ``found`` (with the tour and how it was m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.errors import InvalidInput
-from knight.engine.hamilton import (joined_closed_tour, odd_board_block, pruned_tour, rotation_tour,
-                                    small_closed_tour, strip_tour, walk_cycle)
+from knight.engine.hamilton import (
+    joined_closed_tour,
+    odd_board_block,
+    pruned_tour,
+    rotation_tour,
+    small_closed_tour,
+    strip_tour,
+    walk_cycle,
+)
 from knight.engine.parberry import covered, parberry_links, parberry_tour
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
+
+__all__ = [
+    "FOUR_ROWS",
+    "EXHAUSTIVE",
+    "DEFAULT_BUDGET",
+    "JOIN_FROM",
+    "StartRecord",
+    "four_rows_verdict",
+    "board_closed_tour",
+    "tour_from",
+    "existence_map",
+    "find_tour_from",
+    "walk_from",
+]
 
 FOUND, NONE, UNKNOWN = "found", "none", "unknown"
 #: The argument named for the outer rows of a 4 × m board.
@@ -73,8 +95,13 @@ class StartRecord:
 
     def to_dict(self) -> dict[str, object]:
         """Plain data, without the tour's squares."""
-        return {"square": list(self.square), "kind": self.kind, "method": self.method, "proof": self.proof,
-                "nodes": self.nodes}
+        return {
+            "square": list(self.square),
+            "kind": self.kind,
+            "method": self.method,
+            "proof": self.proof,
+            "nodes": self.nodes,
+        }
 
 
 def four_rows_verdict(board: Board, start: Square) -> Verdict | None:
@@ -103,9 +130,13 @@ def four_rows_verdict(board: Board, start: Square) -> Verdict | None:
         line = "column"
     else:
         return None
-    return Verdict(False, FOUR_ROWS, f"on {board} every move from the outer {line}s goes to the inner {line}s, so a "
-                                     f"tour from an inner {line} alternates inner and outer squares and puts every "
-                                     f"outer square on one chess colour; the outer {line}s hold both colours")
+    return Verdict(
+        False,
+        FOUR_ROWS,
+        f"on {board} every move from the outer {line}s goes to the inner {line}s, so a "
+        f"tour from an inner {line} alternates inner and outer squares and puts every "
+        f"outer square on one chess colour; the outer {line}s hold both colours",
+    )
 
 
 def board_closed_tour(board: Board, *, compiled: bool | None = None) -> Tour | None:
@@ -133,7 +164,11 @@ def board_closed_tour(board: Board, *, compiled: bool | None = None) -> Tour | N
 
 
 def tour_from(
-    board: Board, start: Square, *, budget: int = DEFAULT_BUDGET, cycle: Tour | None = None,
+    board: Board,
+    start: Square,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    cycle: Tour | None = None,
     compiled: bool | None = None,
 ) -> StartRecord:
     """Whether an open tour of ``board`` starts on ``start``: the tour, or the proof that there is none.
@@ -169,12 +204,19 @@ def tour_from(
         if cycle is None and covered(board.n, board.m):  # walked from the start at once, without numba
             path = walk_cycle(parberry_links(board), board.index(square))
             how = "closed tour (parberry) walked from the start"
-            return StartRecord(square, FOUND, how, "", board.size - 1,
-                               Tour(board=board, path=path, method="find", params={"via": how}, work=board.size - 1))
+            return StartRecord(
+                square,
+                FOUND,
+                how,
+                "",
+                board.size - 1,
+                Tour(board=board, path=path, method="find", params={"via": how}, work=board.size - 1),
+            )
         cycle = cycle if cycle is not None else board_closed_tour(board, compiled=compiled)
         if cycle is not None:
-            return StartRecord(square, FOUND, f"closed tour ({cycle.method}) walked from the start", "",
-                               cycle.work, cycle=cycle)
+            return StartRecord(
+                square, FOUND, f"closed tour ({cycle.method}) walked from the start", "", cycle.work, cycle=cycle
+            )
     if board.n % 2 and board.m % 2 and min(board.n, board.m) >= 5 and board.size > JOIN_FROM:
         block = odd_board_block(board, square)
         joined = None if block is None else joined_closed_tour(board, square, open_block=block, compiled=compiled)
@@ -195,12 +237,22 @@ def tour_from(
         if found.full:
             return _found(square, "pruned search", back(found))
         if not found.budget_exhausted:
-            return StartRecord(square, NONE, EXHAUSTIVE,
-                               f"a depth-first search with exact pruning from {image} tried every path "
-                               f"({found.work:,} nodes) and found no tour", found.work)
-    return StartRecord(square, UNKNOWN, "budget",
-                       f"every method ran out: rotations, and an exhaustive search of {per_image:,} nodes "
-                       f"from each of {len(images)} symmetric squares", per_image * len(images))
+            return StartRecord(
+                square,
+                NONE,
+                EXHAUSTIVE,
+                f"a depth-first search with exact pruning from {image} tried every path "
+                f"({found.work:,} nodes) and found no tour",
+                found.work,
+            )
+    return StartRecord(
+        square,
+        UNKNOWN,
+        "budget",
+        f"every method ran out: rotations, and an exhaustive search of {per_image:,} nodes "
+        f"from each of {len(images)} symmetric squares",
+        per_image * len(images),
+    )
 
 
 def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool | None = None) -> list[StartRecord]:
@@ -239,20 +291,26 @@ def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool 
             if image in records:
                 continue
             if record.kind != FOUND or record.cycle is not None:
-                records[image] = StartRecord(image, record.kind, record.method, record.proof, record.nodes,
-                                             cycle=record.cycle)
+                records[image] = StartRecord(
+                    image, record.kind, record.method, record.proof, record.nodes, cycle=record.cycle
+                )
             else:
                 tour = record.found
                 assert tour is not None
                 tr, tc = symmetry(rows[tour.path], cols[tour.path])
-                moved = Tour(board=board, path=tr * board.m + tc, method=tour.method, params=tour.params,
-                             work=tour.work, work_unit=tour.work_unit)
+                moved = Tour(
+                    board=board,
+                    path=tr * board.m + tc,
+                    method=tour.method,
+                    params=tour.params,
+                    work=tour.work,
+                    work_unit=tour.work_unit,
+                )
                 records[image] = StartRecord(image, FOUND, record.method, "", record.nodes, moved)
     return [records[board.coords(s)] for s in range(board.size)]
 
 
-def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET,
-                   compiled: bool | None = None) -> Tour:
+def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET, compiled: bool | None = None) -> Tour:
     """The tour of :func:`tour_from` as a :class:`Tour` of method ``find``; where none is found, the start alone.
 
     Parameters
@@ -278,9 +336,15 @@ def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET,
     if record.tour is not None:
         return record.tour
     verdict = f"{record.kind}: {record.method}: {record.proof}"
-    return Tour(board=board, path=[board.index(record.square)], method="find",
-                params={"budget": int(budget), "verdict": verdict}, work=record.nodes,
-                work_unit="nodes", budget_exhausted=record.kind == UNKNOWN)
+    return Tour(
+        board=board,
+        path=np.array([board.index(record.square)], dtype=np.int64),
+        method="find",
+        params={"budget": int(budget), "verdict": verdict},
+        work=record.nodes,
+        work_unit="nodes",
+        budget_exhausted=record.kind == UNKNOWN,
+    )
 
 
 def walk_from(cycle: Tour, start: Square) -> Tour:
@@ -291,15 +355,21 @@ def walk_from(cycle: Tour, start: Square) -> Tour:
     """
     at = int(np.flatnonzero(cycle.path == cycle.board.index(start))[0])
     path = np.concatenate([cycle.path[at:], cycle.path[:at]])
-    return Tour(board=cycle.board, path=path, method="find",
-                params={"via": f"closed tour ({cycle.method}) walked from the start"},
-                work=cycle.work, work_unit=cycle.work_unit)
+    return Tour(
+        board=cycle.board,
+        path=path,
+        method="find",
+        params={"via": f"closed tour ({cycle.method}) walked from the start"},
+        work=cycle.work,
+        work_unit=cycle.work_unit,
+    )
 
 
 def _found(square: Square, how: str, tour: Tour) -> StartRecord:
     """A found record, its tour renamed ``find`` with ``via`` saying how it was made."""
-    renamed = Tour(board=tour.board, path=tour.path, method="find", params={"via": how}, work=tour.work,
-                   work_unit=tour.work_unit)
+    renamed = Tour(
+        board=tour.board, path=tour.path, method="find", params={"via": how}, work=tour.work, work_unit=tour.work_unit
+    )
     return StartRecord(square, FOUND, how, "", tour.work, renamed)
 
 
@@ -318,10 +388,16 @@ def _images(board: Board, square: Square) -> list[tuple[Square, Callable[[Tour],
         seen.add(image)
         inverse = next(s for s in board.symmetries() if tuple(int(v[0]) for v in s(r, c)) == square)
 
-        def back(tour: Tour, inverse=inverse) -> Tour:
+        def back(tour: Tour, inverse: Callable[..., Any] = inverse) -> Tour:
             tr, tc = inverse(rows[tour.path], cols[tour.path])
-            return Tour(board=board, path=tr * m + tc, method=tour.method, params=tour.params, work=tour.work,
-                        work_unit=tour.work_unit)
+            return Tour(
+                board=board,
+                path=tr * m + tc,
+                method=tour.method,
+                params=tour.params,
+                work=tour.work,
+                work_unit=tour.work_unit,
+            )
 
         found.append((image, back))
     return found

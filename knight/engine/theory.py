@@ -30,7 +30,14 @@ from knight.engine.board import Board, Square
 from knight.errors import InvalidInput
 
 __all__ = [
-    "COLOURING", "SCHWENK", "CONRAD", "FROM_CLOSED", "UNDECIDED", "Verdict", "colour_counts", "open_tour_verdict",
+    "COLOURING",
+    "SCHWENK",
+    "CONRAD",
+    "FROM_CLOSED",
+    "UNDECIDED",
+    "Verdict",
+    "colour_counts",
+    "open_tour_verdict",
     "closed_tour_verdict",
 ]
 
@@ -98,16 +105,24 @@ def open_tour_verdict(board: Board, start: Square | None = None, removed: Iterab
         return verdict or Verdict(None, UNDECIDED, "the theorems here are for whole boards; squares are removed")
     n, m = sorted((board.n, board.m))
     if not (n == m == 1 or (n, m) == (3, 4) or (n == 3 and m >= 7) or (n == 4 and m >= 5) or n >= 5):
-        return Verdict(False, CONRAD, "an n × m board (n ≤ m) has an open tour only when it is 1 × 1, 3 × 4, "
-                                      "3 × m with m ≥ 7, 4 × m with m ≥ 5, or n ≥ 5")
+        return Verdict(
+            False,
+            CONRAD,
+            "an n × m board (n ≤ m) has an open tour only when it is 1 × 1, 3 × 4, "
+            "3 × m with m ≥ 7, 4 × m with m ≥ 5, or n ≥ 5",
+        )
     if start is None or board.size == 1:
         return Verdict(True, CONRAD, f"{board} is one of the boards with an open tour")
     if closed_tour_verdict(board).exists:
-        return Verdict(True, FROM_CLOSED, f"{board} has a closed tour; dropping one of its moves gives an open "
-                                          "tour from any square")
+        return Verdict(
+            True,
+            FROM_CLOSED,
+            f"{board} has a closed tour; dropping one of its moves gives an open tour from any square",
+        )
     if board.n == board.m and n >= 5:
-        return Verdict(True, CONRAD, "on an n × n board with n ≥ 5 an open tour starts on every square "
-                                     "not of the minority colour")
+        return Verdict(
+            True, CONRAD, "on an n × n board with n ≥ 5 an open tour starts on every square not of the minority colour"
+        )
     return Verdict(None, UNDECIDED, f"{board} has open tours, but not necessarily from {tuple(start)}: search")
 
 
@@ -139,8 +154,9 @@ def closed_tour_verdict(board: Board, removed: Iterable[Square] = ()) -> Verdict
         return Verdict(False, SCHWENK, f"no m × n board with m = {m} has a closed tour")
     if m == 3 and n in (4, 6, 8):
         return Verdict(False, SCHWENK, f"the 3 × {n} board has no closed tour")
-    return Verdict(True, SCHWENK, f"{board}: not both sides odd, the shorter side not 1, 2 or 4, "
-                                  "and not 3 × 4, 3 × 6 or 3 × 8")
+    return Verdict(
+        True, SCHWENK, f"{board}: not both sides odd, the shorter side not 1, 2 or 4, and not 3 × 4, 3 × 6 or 3 × 8"
+    )
 
 
 def _colouring(board: Board, gone: set[Square], start: Square | None, closed: bool) -> Verdict | None:
@@ -151,11 +167,16 @@ def _colouring(board: Board, gone: set[Square], start: Square | None, closed: bo
     if closed and more != fewer:
         return Verdict(False, COLOURING, f"{counted}; a closed tour needs as many of each")
     if more - fewer > 1:
-        return Verdict(False, COLOURING, f"{counted}; a knight's path alternates colours, so they differ by "
-                                         "at most one")
+        return Verdict(
+            False, COLOURING, f"{counted}; a knight's path alternates colours, so they differ by at most one"
+        )
     if start is not None and more > fewer and counts[board.colour(start)] == fewer:
-        return Verdict(False, COLOURING, f"{counted}; a path with one more of the majority colour starts and "
-                                         f"ends on it, and {tuple(start)} is of the minority colour")
+        return Verdict(
+            False,
+            COLOURING,
+            f"{counted}; a path with one more of the majority colour starts and "
+            f"ends on it, and {tuple(start)} is of the minority colour",
+        )
     return None
 
 

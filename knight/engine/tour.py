@@ -217,7 +217,7 @@ def _validate(board: Board, path: np.ndarray, removed: tuple[Square, ...] = ()) 
             raise InvalidTour(f"square {square} is removed from the board but visited")
     # In int32 chunks, so that checking a 2000 × 2000 tour needs a few MB beyond the tour itself.
     for begin in range(0, path.size, _CHUNK):
-        chunk = path[begin:begin + _CHUNK + 1]
+        chunk = path[begin : begin + _CHUNK + 1]
         rows, cols = np.divmod(chunk, np.int32(board.m))
         not_knight = np.abs(np.diff(rows) * np.diff(cols)) != 2
         if not_knight.any():

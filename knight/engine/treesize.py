@@ -81,8 +81,9 @@ class TreeEstimate:
         return self.tour_sd / math.sqrt(self.probes)
 
 
-def knuth_estimate(board: Board, start: Square, probes: int, seed: int = 0, *,
-                   compiled: bool | None = None) -> TreeEstimate:
+def knuth_estimate(
+    board: Board, start: Square, probes: int, seed: int = 0, *, compiled: bool | None = None
+) -> TreeEstimate:
     """Estimate the size of the plain backtracking tree from ``start`` with Knuth's random probes.
 
     A probe walks from the root to a leaf, choosing uniformly among the ``d_k`` children of the
@@ -142,9 +143,18 @@ def knuth_estimate(board: Board, start: Square, probes: int, seed: int = 0, *,
         if mark in CHECKPOINTS and (not checkpoints or checkpoints[-1].probes != mark):
             checkpoints.append(Checkpoint(mark, nodes.mean, nodes.se, tours.mean, tours.se))
     return TreeEstimate(
-        n=board.n, m=board.m, start=board.coords(first), probes=int(probes), seed=int(seed),
-        node_mean=nodes.mean, node_sd=nodes.sd, tour_mean=tours.mean, tour_sd=tours.sd, full_probes=full,
-        mean_depth=depth_total / probes, checkpoints=tuple(checkpoints),
+        n=board.n,
+        m=board.m,
+        start=board.coords(first),
+        probes=int(probes),
+        seed=int(seed),
+        node_mean=nodes.mean,
+        node_sd=nodes.sd,
+        tour_mean=tours.mean,
+        tour_sd=tours.sd,
+        full_probes=full,
+        mean_depth=depth_total / probes,
+        checkpoints=tuple(checkpoints),
     )
 
 
@@ -177,8 +187,9 @@ def plain_tree(board: Board, start: Square, *, compiled: bool | None = None) -> 
 
 def _check(board: Board, start: Square) -> int:
     if board.size > MAX_ESTIMATE_SQUARES:
-        raise InvalidInput(f"the tree is estimated on boards of at most {MAX_ESTIMATE_SQUARES} squares; "
-                           f"{board} has {board.size}")
+        raise InvalidInput(
+            f"the tree is estimated on boards of at most {MAX_ESTIMATE_SQUARES} squares; {board} has {board.size}"
+        )
     return board.index((start[0], start[1]))
 
 

@@ -32,16 +32,16 @@ class Check:
     """What :func:`check` finds in a submission (see the module's docstring for step numbers)."""
 
     submission: Submission
-    verdict: str                      # FULL, PARTIAL or NOT_A_TOUR
-    length: int                       # squares listed
+    verdict: str  # FULL, PARTIAL or NOT_A_TOUR
+    length: int  # squares listed
     closed: bool
     first_error_step: int | None
-    errors: list[str]                 # every error found, the first one first
-    illegal: str | None            # the first illegal move, as a sentence
+    errors: list[str]  # every error found, the first one first
+    illegal: str | None  # the first illegal move, as a sentence
     repeated: dict[Square, list[int]]  # square -> the numbers it carries
     off_board: list[tuple[int, Square]]
     unvisited: list[Square]
-    rule_followed: bool | None     # None when there was no choice to check
+    rule_followed: bool | None  # None when there was no choice to check
     rule_broken_at: int | None = None
     rule_allowed: list[Square] = field(default_factory=list)
     rule_chosen: Square | None = None
@@ -72,14 +72,20 @@ class Check:
     def advice(self) -> str:
         """One sentence on what to fix."""
         if self.verdict == NOT_A_TOUR:
-            return f"Fix this first: {self.errors[0]}; every step must be a knight move to a square on the " \
-                   "board not yet visited, and every number from 1 to the last written once."
+            return (
+                f"Fix this first: {self.errors[0]}; every step must be a knight move to a square on the "
+                "board not yet visited, and every number from 1 to the last written once."
+            )
         if self.verdict == PARTIAL:
-            return (f"The tour stops after {self.length} squares with {len(self.unvisited)} unvisited; "
-                    "if the program got stuck it should say so, otherwise let it run to the end.")
+            return (
+                f"The tour stops after {self.length} squares with {len(self.unvisited)} unvisited; "
+                "if the program got stuck it should say so, otherwise let it run to the end."
+            )
         if self.rule_followed is False:
-            return (f"A full tour, but step {self.rule_broken_at} does not take a square of lowest degree "
-                    f"(the rule allowed {', '.join(map(self.name, self.rule_allowed))}); check the degree count.")
+            return (
+                f"A full tour, but step {self.rule_broken_at} does not take a square of lowest degree "
+                f"(the rule allowed {', '.join(map(self.name, self.rule_allowed))}); check the degree count."
+            )
         return "Nothing to fix: a full tour that follows the rule."
 
     def rule_sentence(self) -> str:
@@ -91,8 +97,10 @@ class Check:
                 return f"followed up to the first error (step {self.first_error_step})"
             return "followed at every step"
         assert self.rule_chosen is not None  # set whenever rule_followed is False
-        return (f"not followed at step {self.rule_broken_at}: it went to {self.name(self.rule_chosen)}, "
-                f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}")
+        return (
+            f"not followed at step {self.rule_broken_at}: it went to {self.name(self.rule_chosen)}, "
+            f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}"
+        )
 
     def to_dict(self) -> dict:
         """JSON-ready data (squares as [row, col])."""
@@ -120,8 +128,9 @@ class Check:
         }
 
 
-def check(submission: Submission, *, board: Board | None = None, start: Square | None = None,
-          reproduce: bool = True) -> Check:
+def check(
+    submission: Submission, *, board: Board | None = None, start: Square | None = None, reproduce: bool = True
+) -> Check:
     """Check ``submission``; with ``board``/``start``, also whether it is the assigned exercise."""
     b = submission.board
     squares, labels = submission.squares, submission.labels
@@ -138,13 +147,18 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
             continue
         if square in first_seen:
             repeated.setdefault(square, [first_seen[square]]).append(labels[i])
-            errors.append((step, 2, f"step {step}: square {square_name(b, square)} is visited twice "
-                                    f"(numbers {first_seen[square]} and {labels[i]})"))
+            errors.append(
+                (
+                    step,
+                    2,
+                    f"step {step}: square {square_name(b, square)} is visited twice "
+                    f"(numbers {first_seen[square]} and {labels[i]})",
+                )
+            )
         else:
             first_seen[square] = labels[i]
         if i and b.contains(squares[i - 1]) and not is_knight_move(squares[i - 1], square):
-            message = (f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} "
-                       "is not a knight move")
+            message = f"step {step}: {square_name(b, squares[i - 1])} → {square_name(b, square)} is not a knight move"
             illegal = illegal or message
             errors.append((step, 1, message))
     for step, message in submission.problems:
@@ -159,8 +173,19 @@ def check(submission: Submission, *, board: Board | None = None, start: Square |
     else:
         verdict = PARTIAL
     closed = verdict == FULL and Tour.from_squares(b, squares, method="hand-in").closed
-    result = Check(submission, verdict, len(squares), closed, first_error, [e[2] for e in errors], illegal,
-                   repeated, off_board, unvisited, None)
+    result = Check(
+        submission,
+        verdict,
+        len(squares),
+        closed,
+        first_error,
+        [e[2] for e in errors],
+        illegal,
+        repeated,
+        off_board,
+        unvisited,
+        None,
+    )
     _rule(result)
     if reproduce and verdict != NOT_A_TOUR:
         _reproduce(result)
@@ -188,12 +213,15 @@ def _rule(result: Check) -> None:
         visited[r][c] = True
         if i + 1 >= end:
             break
-        options = [(r + dr, c + dc) for dr, dc in moves
-                   if 0 <= r + dr < n and 0 <= c + dc < m and not visited[r + dr][c + dc]]
+        options = [
+            (r + dr, c + dc) for dr, dc in moves if 0 <= r + dr < n and 0 <= c + dc < m and not visited[r + dr][c + dc]
+        ]
         if len(options) < 2:
             continue
-        degrees = [sum(1 for dr, dc in moves if 0 <= rr + dr < n and 0 <= cc + dc < m
-                       and not visited[rr + dr][cc + dc]) for rr, cc in options]
+        degrees = [
+            sum(1 for dr, dc in moves if 0 <= rr + dr < n and 0 <= cc + dc < m and not visited[rr + dr][cc + dc])
+            for rr, cc in options
+        ]
         low = min(degrees)
         allowed = [sq for sq, d in zip(options, degrees) if d == low]
         checked = True
@@ -219,12 +247,19 @@ def _specs() -> list[tuple[str, str, dict]]:
         ("the static accessibility table", "static", {}),
     ]
     specs += [(f"Warnsdorff with ties by {tie}", "warnsdorff", {"tie": tie}) for tie in TIE_BREAKS if tie != "random"]
-    specs += [(f"Warnsdorff with random ties, seed {seed}", "warnsdorff", {"tie": "random", "seed": seed})
-              for seed in SEEDS]
+    specs += [
+        (f"Warnsdorff with random ties, seed {seed}", "warnsdorff", {"tie": "random", "seed": seed}) for seed in SEEDS
+    ]
     specs += [("Parberry's divide and conquer", "parberry", {})]
-    specs += [(f"backtracking ({order} order{', closed' if closed else ''})", "backtrack",
-               {"order": order, "closed": closed, "budget": BACKTRACK_BUDGET})
-              for order in ("plain", "warnsdorff") for closed in (False, True)]
+    specs += [
+        (
+            f"backtracking ({order} order{', closed' if closed else ''})",
+            "backtrack",
+            {"order": order, "closed": closed, "budget": BACKTRACK_BUDGET},
+        )
+        for order in ("plain", "warnsdorff")
+        for closed in (False, True)
+    ]
     specs += [(f"the random walk, seed {seed}", "random-walk", {"seed": seed}) for seed in SEEDS]
     return specs
 
@@ -261,14 +296,15 @@ def _reproduce(result: Check) -> None:
         result.reproduce_note = f"not tried: boards over {REPRODUCE_UP_TO:,} squares"
         return
     path = tuple(r * b.m + c for r, c in result.submission.squares)
-    for label, candidate in _candidates(b, result.start, result.rule_followed is not False,
-                                         result.verdict == FULL):
+    for label, candidate in _candidates(b, result.start, result.rule_followed is not False, result.verdict == FULL):
         if candidate == path:
             result.reproduced_by = label
             result.reproduce_note = "reproduced exactly"
             return
-    result.reproduce_note = ("none of our methods reproduces it (naive, static, Warnsdorff with every tie-break, "
-                             f"random ties and the random walk with seeds 0–{SEEDS[-1]}, Parberry, backtracking)")
+    result.reproduce_note = (
+        "none of our methods reproduces it (naive, static, Warnsdorff with every tie-break, "
+        f"random ties and the random walk with seeds 0–{SEEDS[-1]}, Parberry, backtracking)"
+    )
 
 
 def _assigned(result: Check, board: Board | None, start: Square | None) -> None:

@@ -30,7 +30,14 @@ from knight.engine.board import Square, is_knight_move
 from knight.errors import Unreadable
 
 __all__ = [
-    "FORMATS", "MAX_BYTES", "Submission", "read_file", "parse_bytes", "parse_text", "detect", "square_name",
+    "FORMATS",
+    "MAX_BYTES",
+    "Submission",
+    "read_file",
+    "parse_bytes",
+    "parse_text",
+    "detect",
+    "square_name",
     "parse_board",
 ]
 
@@ -69,8 +76,10 @@ def read_file(path: Path | str, *, board: Board | None = None, fmt: str | None =
     except OSError as error:
         raise Unreadable(f"cannot open {path}: {error.strerror or error}; check the path and its permissions") from None
     if len(data) > MAX_BYTES:
-        raise Unreadable(f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
-                         "(an array, a list of squares or knight tour --json)")
+        raise Unreadable(
+            f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
+            "(an array, a list of squares or knight tour --json)"
+        )
     return parse_bytes(data, board=board, fmt=fmt)
 
 
@@ -85,7 +94,8 @@ def parse_bytes(data: bytes, *, board: Board | None = None, fmt: str | None = No
         controls = sum(ch < " " and ch not in "\t\r\n\f" for ch in text[:65536])
         if controls > len(text[:65536]) // 100:
             raise Unreadable(
-                "the file is binary, not text; hand in the program's printed output as a text file") from None
+                "the file is binary, not text; hand in the program's printed output as a text file"
+            ) from None
     return parse_text(text, board=board, fmt=fmt)
 
 
@@ -135,11 +145,14 @@ def detect(text: str) -> str:
         else:
             found.append("array")
     if not found:
-        raise Unreadable("no tour found: no numbered array, (row, col) pairs or chess squares; hand in the "
-                         "array the program prints (or give --format)")
+        raise Unreadable(
+            "no tour found: no numbered array, (row, col) pairs or chess squares; hand in the "
+            "array the program prints (or give --format)"
+        )
     if len(found) > 1:
-        raise Unreadable(f"mixed formats: the file holds both {found[0]} and {found[1]} data; "
-                         "keep one, or force one with --format")
+        raise Unreadable(
+            f"mixed formats: the file holds both {found[0]} and {found[1]} data; keep one, or force one with --format"
+        )
     return found[0]
 
 
@@ -194,6 +207,7 @@ def _numeric_block(lines: list[str]) -> list[list[int | None]]:
 
 # --- readers ------------------------------------------------------------------------------------
 
+
 def _read_array(text: str, board: Board | None) -> Submission:
     rows = _numeric_block(text.splitlines())
     if not rows:
@@ -201,8 +215,10 @@ def _read_array(text: str, board: Board | None) -> Submission:
     width = len(rows[0])
     for i, row in enumerate(rows, start=1):
         if len(row) != width:
-            raise Unreadable(f"ragged array: row {i} has {len(row)} entries, row 1 has {width}; "
-                             "give every row of the board the same number of entries")
+            raise Unreadable(
+                f"ragged array: row {i} has {len(row)} entries, row 1 has {width}; "
+                "give every row of the board the same number of entries"
+            )
     n, m = len(rows), width
     board = _board(n, m)
     size = n * m
@@ -213,8 +229,10 @@ def _read_array(text: str, board: Board | None) -> Submission:
     for index, value in enumerate(values):
         if value is not None and not (0 <= value <= size):
             r, c = divmod(index, m)
-            raise Unreadable(f"number {value} in row {r + 1}, column {c + 1} is out of range for a {board} "
-                             f"board (1..{size}, 0 or . for unvisited); fix that number")
+            raise Unreadable(
+                f"number {value} in row {r + 1}, column {c + 1} is out of range for a {board} "
+                f"board (1..{size}, 0 or . for unvisited); fix that number"
+            )
     zero_based = False
     if 0 in numbers and sorted(numbers) == list(range(size)):
         path = [divmod(values.index(k), m) for k in range(size)]  # type: ignore[arg-type]
@@ -239,8 +257,11 @@ def _read_array(text: str, board: Board | None) -> Submission:
     expected = 1
     for counter in sorted(by_counter):
         if counter != expected:
-            what = _shown(expected, zero_based) if counter == expected + 1 else _shown_range(expected, counter - 1,
-                                                                                                 zero_based)
+            what = (
+                _shown(expected, zero_based)
+                if counter == expected + 1
+                else _shown_range(expected, counter - 1, zero_based)
+            )
             problems.append((max(expected - 1, 1), f"number {what} is missing"))
         places = by_counter[counter]
         if len(places) > 1:
@@ -271,8 +292,7 @@ def _read_pairs(text: str, board: Board | None) -> Submission:
     if len(pairs) < 2:
         rows = _numeric_block(text.splitlines())
         if not rows or any(len(row) != 2 or None in row for row in rows):
-            raise Unreadable("no list of (row, col) pairs found; give one square a line as 'row col', "
-                             "or as (row, col)")
+            raise Unreadable("no list of (row, col) pairs found; give one square a line as 'row col', or as (row, col)")
         pairs = [(row[0], row[1]) for row in rows]  # type: ignore[misc]
     return _from_coordinates("pairs", pairs, board)
 
@@ -287,14 +307,15 @@ def _read_csv(text: str, board: Board | None) -> Submission:
     c_at = header.index("col") if "col" in header else header.index("column")
     s_at = next((header.index(name) for name in ("step", "k", "move", "number", "n") if name in header), None)
     records: list[tuple[int, int, int]] = []
-    for number, line in enumerate(lines[header_at + 1:], start=header_at + 2):
+    for number, line in enumerate(lines[header_at + 1 :], start=header_at + 2):
         fields = [part.strip().strip('"') for part in line.split(",")]
         try:
             step = int(fields[s_at]) if s_at is not None else len(records)
             records.append((step, int(fields[r_at]), int(fields[c_at])))
         except (ValueError, IndexError):
-            raise Unreadable(f"CSV line {number} is not 'step,row,col' numbers: {line.strip()[:40]!r}; "
-                             "fix or remove it") from None
+            raise Unreadable(
+                f"CSV line {number} is not 'step,row,col' numbers: {line.strip()[:40]!r}; fix or remove it"
+            ) from None
     if not records:
         raise Unreadable("the CSV table has a header but no squares; give one square a line")
     records.sort(key=lambda record: record[0])
@@ -321,16 +342,18 @@ def _read_json(text: str, board: Board | None) -> Submission:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise Unreadable(f"invalid JSON ({error.msg}, line {error.lineno}); hand in knight tour --json's "
-                         "output unchanged") from None
+        raise Unreadable(
+            f"invalid JSON ({error.msg}, line {error.lineno}); hand in knight tour --json's output unchanged"
+        ) from None
     if not isinstance(data, dict) or "squares" not in data or "board" not in data:
         raise Unreadable("the JSON has no 'board' and 'squares'; hand in knight tour --json's output unchanged")
     try:
         n, m = (int(x) for x in data["board"])
         squares = [(int(r), int(c)) for r, c in data["squares"]]
     except (TypeError, ValueError):
-        raise Unreadable("the JSON's 'board' or 'squares' is not numbers: board [n, m], squares "
-                         "[[row, col], …]") from None
+        raise Unreadable(
+            "the JSON's 'board' or 'squares' is not numbers: board [n, m], squares [[row, col], …]"
+        ) from None
     own = _board(n, m)
     if not squares:
         raise Unreadable("the JSON's 'squares' is empty; hand in a tour")
@@ -369,6 +392,7 @@ _READERS = {"array": _read_array, "pairs": _read_pairs, "chess": _read_chess, "c
 
 
 # --- names --------------------------------------------------------------------------------------
+
 
 def square_name(board: Board, square: Square) -> str:
     """The chess name of a square (``a1`` bottom-left) on boards up to 26 columns, else ``(row, col)``."""

@@ -44,17 +44,45 @@ from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
 from knight.grading.formats import Unreadable, read_file
 
 __all__ = [
-    "DEFAULT_RUBRIC", "COLUMNS", "load_rubric", "score", "symmetric_key", "Row", "Batch", "submission_files",
-    "grade_directory", "grade_file", "feedback_html", "board_svg", "write_feedback",
+    "DEFAULT_RUBRIC",
+    "COLUMNS",
+    "load_rubric",
+    "score",
+    "symmetric_key",
+    "Row",
+    "Batch",
+    "submission_files",
+    "grade_directory",
+    "grade_file",
+    "feedback_html",
+    "board_svg",
+    "write_feedback",
 ]
 
 DEFAULT_RUBRIC: dict[str, float | bool] = {
-    "full_tour": 50, "legal": 30, "rule_followed": 20, "copied_penalty": 0, "wrong_exercise_penalty": 0,
+    "full_tour": 50,
+    "legal": 30,
+    "rule_followed": 20,
+    "copied_penalty": 0,
+    "wrong_exercise_penalty": 0,
     "partial_credit": True,
 }
 
-COLUMNS = ["student", "file", "format", "board", "verdict", "length", "open/closed", "first error step",
-           "rule followed", "reproduced by", "copied-from", "score", "note"]
+COLUMNS = [
+    "student",
+    "file",
+    "format",
+    "board",
+    "verdict",
+    "length",
+    "open/closed",
+    "first error step",
+    "rule followed",
+    "reproduced by",
+    "copied-from",
+    "score",
+    "note",
+]
 
 
 def load_rubric(path: Path | str | None) -> dict[str, float | bool]:
@@ -122,11 +150,19 @@ class Row:
         if r is None:
             return [self.student, self.file, "", "", "unreadable", "", "", "", "", "", "", "0", self.note]
         return [
-            self.student, self.file, r.submission.format, str(r.board), r.summary(), str(r.length),
+            self.student,
+            self.file,
+            r.submission.format,
+            str(r.board),
+            r.summary(),
+            str(r.length),
             ("closed" if r.closed else "open") if r.verdict == FULL else "",
             "" if r.first_error_step is None else str(r.first_error_step),
-            _rule_cell(r), r.reproduced_by or "",
-            " ".join(self.copied_from), f"{self.score:g}", self.note,
+            _rule_cell(r),
+            r.reproduced_by or "",
+            " ".join(self.copied_from),
+            f"{self.score:g}",
+            self.note,
         ]
 
 
@@ -165,9 +201,17 @@ def submission_files(directory: Path) -> tuple[list[Path], list[str]]:
     return files, skipped  # type: ignore[return-value]
 
 
-def grade_directory(directory: Path, out: Path, *, board: Board | None = None, start: Square | None = None,
-                    rubric: dict[str, float | bool] | None = None, pdf: bool = False,
-                    files: list[Path] | None = None, on_done: Callable[[Row], None] | None = None) -> Batch:
+def grade_directory(
+    directory: Path,
+    out: Path,
+    *,
+    board: Board | None = None,
+    start: Square | None = None,
+    rubric: dict[str, float | bool] | None = None,
+    pdf: bool = False,
+    files: list[Path] | None = None,
+    on_done: Callable[[Row], None] | None = None,
+) -> Batch:
     """Check every file directly in ``directory``; write ``out/gradebook.csv`` and ``out/<student>.html``."""
     rubric = rubric or dict(DEFAULT_RUBRIC)
     skipped: list[str] = []
@@ -208,8 +252,13 @@ def grade_directory(directory: Path, out: Path, *, board: Board | None = None, s
     return Batch(rows, skipped)
 
 
-def grade_file(path: Path, *, board: Board | None = None, start: Square | None = None,
-               rubric: dict[str, float | bool] | None = None) -> Row:
+def grade_file(
+    path: Path,
+    *,
+    board: Board | None = None,
+    start: Square | None = None,
+    rubric: dict[str, float | bool] | None = None,
+) -> Row:
     """One row of the gradebook: the file read and checked, or the reason it could not be."""
     student = path.stem
     try:
@@ -217,8 +266,12 @@ def grade_file(path: Path, *, board: Board | None = None, start: Square | None =
     except Unreadable as error:
         return Row(student, path.name, None, note=str(error))
     result = check(submission, board=board, start=start)
-    row = Row(student, path.name, result, note="; ".join(submission.notes + (
-        [result.assigned_note] if result.assigned is False else [])))
+    row = Row(
+        student,
+        path.name,
+        result,
+        note="; ".join(submission.notes + ([result.assigned_note] if result.assigned is False else [])),
+    )
     row.score = score(result, rubric or DEFAULT_RUBRIC)
     return row
 
@@ -255,22 +308,34 @@ def feedback_html(row: Row) -> str:
     """The student's feedback page: their board drawn, the verdict and errors, and a sentence on what to fix."""
     e = html.escape
     title = f"Knight's tour feedback: {e(row.student)}"
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
-             f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"]
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
+        f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"
+    ]
     r = row.result
     if r is None:
-        parts.append(f"<p>File <code>{e(row.file)}</code> could not be read: {e(row.note)}.</p>"
-                     "<p class='fix'>Hand in the array your program prints, as a plain text file.</p>")
+        parts.append(
+            f"<p>File <code>{e(row.file)}</code> could not be read: {e(row.note)}.</p>"
+            "<p class='fix'>Hand in the array your program prints, as a plain text file.</p>"
+        )
     else:
-        facts = [("File", row.file), ("Format", r.submission.format + (f" ({'; '.join(r.submission.notes)})"
-                                                                        if r.submission.notes else "")),
-                 ("Board", str(r.board)), ("Verdict", r.summary()), ("Score", f"{row.score:g}")]
+        facts = [
+            ("File", row.file),
+            ("Format", r.submission.format + (f" ({'; '.join(r.submission.notes)})" if r.submission.notes else "")),
+            ("Board", str(r.board)),
+            ("Verdict", r.summary()),
+            ("Score", f"{row.score:g}"),
+        ]
         if r.first_error_step is not None:
             facts.append(("First error", r.errors[0]))
         if r.repeated:
-            facts.append(("Repeated squares", "; ".join(
-                f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items())))
+            facts.append(
+                (
+                    "Repeated squares",
+                    "; ".join(f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items()),
+                )
+            )
         if r.unvisited and len(r.unvisited) <= 40:
             facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
         elif r.unvisited:
@@ -285,8 +350,10 @@ def feedback_html(row: Row) -> str:
         parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
         parts.append(f"<p>{board_svg(r)}</p>")
         if r.board.m <= 26:
-            parts.append(f"<p><small>Squares are named as in chess: columns a, b, c … from the left, rows 1, 2, 3 … "
-                         f"from the bottom, so a1 is row {r.board.n - 1}, column 0 on the diagram.</small></p>")
+            parts.append(
+                f"<p><small>Squares are named as in chess: columns a, b, c … from the left, rows 1, 2, 3 … "
+                f"from the bottom, so a1 is row {r.board.n - 1}, column 0 on the diagram.</small></p>"
+            )
         parts.append(f"<p class='fix'>{e(r.advice())}</p>")
     parts.append("</body></html>")
     return "".join(parts)
@@ -321,25 +388,54 @@ def _draw(result: Check) -> str:
     on = [sq for sq in squares if board.contains(sq)]
     width = d.SQUARE / 16
     if len(on) > 1:
-        ET.SubElement(svg, "polyline", {"points": " ".join("{},{}".format(*map(d._f, d._centre(*sq))) for sq in on),
-                                        "fill": "none", "stroke": d.PATH, "stroke-width": d._f(width),
-                                        "stroke-opacity": "0.75", "class": "path"})
+        ET.SubElement(
+            svg,
+            "polyline",
+            {
+                "points": " ".join("{},{}".format(*map(d._f, d._centre(*sq))) for sq in on),
+                "fill": "none",
+                "stroke": d.PATH,
+                "stroke-width": d._f(width),
+                "stroke-opacity": "0.75",
+                "class": "path",
+            },
+        )
     if result.first_error_step is not None:
         labels = result.submission.labels
         i = next((j for j, k in enumerate(labels) if k >= result.first_error_step), None)
         if i is not None and i + 1 < len(squares) and board.contains(squares[i]) and board.contains(squares[i + 1]):
             (x0, y0), (x1, y1) = d._centre(*squares[i]), d._centre(*squares[i + 1])
-            ET.SubElement(svg, "line", {"x1": d._f(x0), "y1": d._f(y0), "x2": d._f(x1), "y2": d._f(y1),
-                                        "stroke": d.END, "stroke-width": d._f(width * 4), "class": "first-error"})
+            ET.SubElement(
+                svg,
+                "line",
+                {
+                    "x1": d._f(x0),
+                    "y1": d._f(y0),
+                    "x2": d._f(x1),
+                    "y2": d._f(y1),
+                    "stroke": d.END,
+                    "stroke-width": d._f(width * 4),
+                    "class": "first-error",
+                },
+            )
     for k, sq in zip(result.submission.labels, squares):
         if not board.contains(sq):
             continue
         x, y = d._centre(*sq)
         repeated = sq in result.repeated
-        ET.SubElement(svg, "circle", {"cx": d._f(x), "cy": d._f(y), "r": d._f(d.SQUARE * 0.3),
-                                      "fill": "#ffd6d6" if repeated else "#fffdf6",
-                                      "stroke": d.END if repeated else d.PATH, "stroke-width": "1.5" if repeated
-                                      else "0.6", "class": "repeated" if repeated else "square"})
+        ET.SubElement(
+            svg,
+            "circle",
+            {
+                "cx": d._f(x),
+                "cy": d._f(y),
+                "r": d._f(d.SQUARE * 0.3),
+                "fill": "#ffd6d6" if repeated else "#fffdf6",
+                "stroke": d.END if repeated else d.PATH,
+                "stroke-width": "1.5" if repeated else "0.6",
+                "class": "repeated" if repeated else "square",
+            },
+        )
         if max(board.n, board.m) <= d.NUMBERED_UP_TO:
             d._label(svg, (x, y), str(k), d.TEXT, d.SQUARE * (0.3 if k > 99 else 0.36))
     return d._to_string(svg)

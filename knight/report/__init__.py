@@ -1,0 +1,3 @@
+"""The report: the answer key and the handout, in HTML and PDF, from the results store."""
+
+__all__: list[str] = []  # each part is imported by name: knight.report.context, knight.report.render, ...

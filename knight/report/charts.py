@@ -32,8 +32,16 @@ _STYLE: Any = {  # Any: matplotlib types its keys as a Literal of every rc name
 
 
 #: Each series of a chart gets its own marker and line style, so that it reads without colour.
-_SERIES_STYLES = [("#1f4e79", "o", "-"), ("#c62828", "s", "--"), ("#2e7d32", "^", "-."), ("#6a1b9a", "D", ":"),
-                  ("#ef6c00", "v", "-"), ("#00838f", "P", "--"), ("#5d4037", "X", "-."), ("#757575", "*", ":")]
+_SERIES_STYLES = [
+    ("#1f4e79", "o", "-"),
+    ("#c62828", "s", "--"),
+    ("#2e7d32", "^", "-."),
+    ("#6a1b9a", "D", ":"),
+    ("#ef6c00", "v", "-"),
+    ("#00838f", "P", "--"),
+    ("#5d4037", "X", "-."),
+    ("#757575", "*", ":"),
+]
 
 
 #: Two colours that differ in lightness too (not red and green), for "failed" and "found".
@@ -45,8 +53,13 @@ def _series_style(index: int) -> dict[str, object]:
     return {"color": colour, "marker": marker, "linestyle": line, "markersize": 4, "linewidth": 1.2}
 
 
-def success_by_size_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, title: str,
-                        xlabel: str = "board side m (m × m)", ylabel: str = "success rate") -> str:
+def success_by_size_svg(
+    series: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    *,
+    title: str,
+    xlabel: str = "board side m (m × m)",
+    ylabel: str = "success rate",
+) -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
     with rc_context(_STYLE):
         figure, axes = _subplots(figsize=(5.0, 2.9))
@@ -57,8 +70,13 @@ def success_by_size_svg(series: Mapping[str, tuple[Sequence[float], Sequence[flo
         return _to_svg(figure)
 
 
-def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabel: str = "share at least this far",
-                      title: str | None = None) -> str:
+def distributions_svg(
+    series: Mapping[str, Sequence[int]],
+    *,
+    xlabel: str,
+    ylabel: str = "share at least this far",
+    title: str | None = None,
+) -> str:
     """How far groups of walks get: for each value k, the share of a group's values that are at least k,
     one line per group with its own marker and style (smooth to read even for a small group)."""
     with rc_context(_STYLE):
@@ -75,8 +93,9 @@ def distributions_svg(series: Mapping[str, Sequence[int]], *, xlabel: str, ylabe
         return _to_svg(figure)
 
 
-def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *,
-                  exact: Mapping[str, float] | None = None) -> str:
+def estimates_svg(
+    series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, exact: Mapping[str, float] | None = None
+) -> str:
     """How an estimate moves as probes grow: ``{label: (probes, running mean)}`` on log–log axes, with the
     exact value, where known, as a dotted level of the same colour."""
     with rc_context(_STYLE):
@@ -85,8 +104,9 @@ def estimates_svg(series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *
             style = _series_style(index)
             axes.plot(list(probes), list(means), label=f"{name}: estimate", **style)
             if exact and name in exact:
-                axes.axhline(exact[name], color=style["color"], linestyle=":", linewidth=1,
-                             label=f"{name}: exact count")
+                axes.axhline(
+                    exact[name], color=style["color"], linestyle=":", linewidth=1, label=f"{name}: exact count"
+                )
         axes.set(xscale="log", yscale="log", xlabel="probes", ylabel="estimated nodes of the tree")
         for axis in (axes.xaxis, axes.yaxis):  # powers of ten as 10²⁵ in the body font (mathtext prints small)
             axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: power_of_ten(math.log10(value))))
@@ -100,17 +120,25 @@ def success_maps_svg(maps: Mapping[str, dict[tuple[int, int], bool]], *, title: 
     with rc_context({**_STYLE, "axes.grid": False}):
         columns = min(4, len(maps))  # more would shrink the labels below legibility on a page
         rows_of_maps = -(-len(maps) // columns)
-        figure, grid_of_axes = _subplots(rows_of_maps, columns, figsize=(1.8 * columns + 0.6, 2.3 * rows_of_maps),
-                                         squeeze=False, sharey=True)
+        figure, grid_of_axes = _subplots(
+            rows_of_maps, columns, figsize=(1.8 * columns + 0.6, 2.3 * rows_of_maps), squeeze=False, sharey=True
+        )
         every_axes = list(grid_of_axes.flat)
-        for axes in every_axes[len(maps):]:
+        for axes in every_axes[len(maps) :]:
             axes.set_visible(False)
         for axes, (rule, outcome) in zip(every_axes, maps.items()):
             rows = sorted({n for n, _ in outcome})
             cols = sorted({m for _, m in outcome})
             grid = [[float(outcome[(n, m)]) if (n, m) in outcome else float("nan") for m in cols] for n in rows]
-            axes.imshow(grid, origin="lower", cmap=_FOUND_OR_NOT, vmin=0, vmax=1, interpolation="nearest",
-                        extent=(cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5))
+            axes.imshow(
+                grid,
+                origin="lower",
+                cmap=_FOUND_OR_NOT,
+                vmin=0,
+                vmax=1,
+                interpolation="nearest",
+                extent=(cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5),
+            )
             failing = sum(1 for ok in outcome.values() if not ok)
             axes.set_title(f"{rule}\n{failing} of {len(outcome)} fail", fontsize=9)
             axes.set_xlabel("columns m", fontsize=9)
@@ -131,7 +159,7 @@ def _to_svg(figure: Figure) -> str:
     figure.tight_layout()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
-    return _own_ids(text[text.index("<svg"):])  # drop the XML prologue and doctype to inline the SVG in HTML
+    return _own_ids(text[text.index("<svg") :])  # drop the XML prologue and doctype to inline the SVG in HTML
 
 
 def _own_ids(svg: str) -> str:

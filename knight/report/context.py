@@ -32,8 +32,16 @@ from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
 from knight.report.text import board_text, power_of_ten, scientific
 
-__all__ = ["ANSWERS", "CHARTED_RULES", "GLOSSARY", "METHOD_NAMES", "StoreData", "appendix_section", "build_context",
-           "provenance"]
+__all__ = [
+    "ANSWERS",
+    "CHARTED_RULES",
+    "GLOSSARY",
+    "METHOD_NAMES",
+    "StoreData",
+    "appendix_section",
+    "build_context",
+    "provenance",
+]
 
 #: The side of a square on the existence maps, in millimetres.
 MAP_SQUARE_MM = 6
@@ -51,8 +59,13 @@ CHARTED_RULES = ("first", "lookahead-sum", "roth", "squirrel")
 #: Homework #8's program, as the key names it among the heuristics' runs.
 HOMEWORK_RULE = "Warnsdorff (first ties)"
 #: How the key names the methods in prose.
-METHOD_NAMES = {"naive": "first legal move", "static": "static table", "random-walk": "random walk",
-                "backtrack": "backtracking", "parberry": "Parberry"}
+METHOD_NAMES = {
+    "naive": "first legal move",
+    "static": "static table",
+    "random-walk": "random walk",
+    "backtrack": "backtracking",
+    "parberry": "Parberry",
+}
 #: The blog's W+ and W2, as we read them (see the methods appendix).
 W_PLUS, W_TWO = "squirrel", "lookahead-sum"
 
@@ -93,8 +106,15 @@ def build_context(data: StoreData) -> dict[str, Any]:
         except MissingData as missing:
             answers[question.id] = {"missing": _missing_line(question), "why": str(missing)}
     numbered = labels()
-    glance = [{"question": q, "number": numbered[q.id], "answer": answers[q.id].get("glance", ""),
-               "missing": answers[q.id].get("missing")} for q in questions()]
+    glance = [
+        {
+            "question": q,
+            "number": numbered[q.id],
+            "answer": answers[q.id].get("glance", ""),
+            "missing": answers[q.id].get("missing"),
+        }
+        for q in questions()
+    ]
     return {
         "documents": documents(),
         "questions": questions(),
@@ -109,9 +129,11 @@ def build_context(data: StoreData) -> dict[str, Any]:
 
 def _missing_line(question: Question) -> str:
     files = " ".join(f"jobs/{job}.toml" for job in question.jobs)
-    return (f"Not answered: this needs results of the job{'s' if len(question.jobs) > 1 else ''} "
-            f"{', '.join(question.jobs)}, which this report does not hold; run `knight run {files}` "
-            f"(and name the file{'s' if len(question.jobs) > 1 else ''} with `--job`).")
+    return (
+        f"Not answered: this needs results of the job{'s' if len(question.jobs) > 1 else ''} "
+        f"{', '.join(question.jobs)}, which this report does not hold; run `knight run {files}` "
+        f"(and name the file{'s' if len(question.jobs) > 1 else ''} with `--job`)."
+    )
 
 
 def provenance(data: StoreData) -> list[dict[str, Any]]:
@@ -125,11 +147,14 @@ def provenance(data: StoreData) -> list[dict[str, Any]]:
     for census in stored:
         for job in census.jobs:
             counts[job] = counts.get(job, 0) + 1
-    return [{"job": job, "tours": tours.get(job, 0), "counts": counts.get(job, 0)}
-            for job in sorted(tours.keys() | counts.keys())]
+    return [
+        {"job": job, "tours": tours.get(job, 0), "counts": counts.get(job, 0)}
+        for job in sorted(tours.keys() | counts.keys())
+    ]
 
 
 # --- Deitel 7.24 ----------------------------------------------------------------------------------
+
 
 def deitel_by_hand(data: StoreData) -> dict[str, Any]:
     """The yardstick for a tour by hand: how far a knight gets with no rule (naive and random walks)."""
@@ -137,22 +162,31 @@ def deitel_by_hand(data: StoreData) -> dict[str, Any]:
     walks = data.results.require("random-walk", 8, 8)
     random_lengths = [r.length for r in walks]
     seeds = len({r.params.get("seed") for r in walks})
-    chart = distributions_svg({"first legal move (64 starts)": naive,
-                               f"random legal move ({len(walks):,} walks)": random_lengths},
-                              xlabel="squares numbered before the knight is stuck (of 64)",
-                              ylabel="share of walks this far")
+    chart = distributions_svg(
+        {"first legal move (64 starts)": naive, f"random legal move ({len(walks):,} walks)": random_lengths},
+        xlabel="squares numbered before the knight is stuck (of 64)",
+        ylabel="share of walks this far",
+    )
     quartiles = np.percentile(random_lengths, [25, 50, 75])
     full = sum(r.full for r in walks)
     return {
         "naive": {"median": median(naive), "min": min(naive), "max": max(naive)},
-        "random": {"walks": len(walks), "seeds": seeds, "starts": len({r.start for r in walks}),
-                   "median": median(random_lengths), "q1": quartiles[0], "q3": quartiles[2],
-                   "min": min(random_lengths), "max": max(random_lengths), "full": full,
-                   "over_50": sum(n > 50 for n in random_lengths)},
+        "random": {
+            "walks": len(walks),
+            "seeds": seeds,
+            "starts": len({r.start for r in walks}),
+            "median": median(random_lengths),
+            "q1": quartiles[0],
+            "q3": quartiles[2],
+            "min": min(random_lengths),
+            "max": max(random_lengths),
+            "full": full,
+            "over_50": sum(n > 50 for n in random_lengths),
+        },
         "chart": chart,
         "glance": f"With no rule a knight numbers about {median(random_lengths):.0f} of 64 squares (median of "
-                  f"{len(walks):,} random walks, {min(random_lengths)}–{max(random_lengths)}); the first-legal-move "
-                  f"knight {median(naive):.0f} (median of {len(naive)} starts).",
+        f"{len(walks):,} random walks, {min(random_lengths)}–{max(random_lengths)}); the first-legal-move "
+        f"knight {median(naive):.0f} (median of {len(naive)} starts).",
     }
 
 
@@ -163,20 +197,31 @@ def deitel_naive(data: StoreData) -> dict[str, Any]:
     moves = [record.length - 1 for record in naive.values()]
     full = sum(r.full for r in naive.values())
     return {
-        "corner": {"moves": corner.length - 1, "squares": corner.length,
-                   "svg": tour_svg(corner.tour(), title="the first script's knight from (0, 0)")},
-        "moves": {"min": min(moves), "max": max(moves), "mean": sum(moves) / len(moves), "starts": len(moves),
-                  "full": full},
+        "corner": {
+            "moves": corner.length - 1,
+            "squares": corner.length,
+            "svg": tour_svg(corner.tour(), title="the first script's knight from (0, 0)"),
+        },
+        "moves": {
+            "min": min(moves),
+            "max": max(moves),
+            "mean": sum(moves) / len(moves),
+            "starts": len(moves),
+            "full": full,
+        },
         "heat": heat_map_svg(board, _grid(board, naive, lambda r: r.length - 1), title="moves made from each start"),
         "glance": f"{corner.length - 1} moves from (0, 0) ({corner.length} squares); between {min(moves)} and "
-                  f"{max(moves)} from the {len(moves)} starts; {_count(full, 'full tour')}.",
+        f"{max(moves)} from the {len(moves)} starts; {_count(full, 'full tour')}.",
     }
 
 
 def deitel_heuristic(data: StoreData) -> dict[str, Any]:
     updated = data.results.by_start("warnsdorff", 8, 8, tie="first")
-    corners = [{"start": start, "full": updated[start].full, "length": updated[start].length}
-               for start in CORNERS_8 if start in updated]
+    corners = [
+        {"start": start, "full": updated[start].full, "length": updated[start].length}
+        for start in CORNERS_8
+        if start in updated
+    ]
     corner = updated[(0, 0)]
     full_corners = [c["start"] for c in corners if c["full"]]
     return {
@@ -184,7 +229,7 @@ def deitel_heuristic(data: StoreData) -> dict[str, Any]:
         "corner_full": corner.full,
         "corner_svg": tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0)"),
         "glance": f"{'Yes' if corner.full else 'No'}: from (0, 0) the tour visits {corner.length} of 64 squares; "
-                  f"full from {len(full_corners)} of the 4 corners.",
+        f"full from {len(full_corners)} of the 4 corners.",
     }
 
 
@@ -194,35 +239,57 @@ def deitel_64_tours(data: StoreData) -> dict[str, Any]:
     updated = results.by_start("warnsdorff", 8, 8, tie="first")
     static = results.by_start("static", 8, 8)
     static6 = results.by_start("static", 6, 6)
-    rules = [("first legal move", "no heuristic (the first script)", results.select("naive", 8, 8)),
-             ("static table", "the empty board's accessibility, never updated", list(static.values())),
-             ("updated table", "Warnsdorff's rule, ties by move order", list(updated.values()))]
-    rules += [(f"updated, ties: {tie}", TIE_BREAKS[tie], results.select("warnsdorff", 8, 8, tie=tie))
-              for tie in ("lookahead-min", "random") if results.select("warnsdorff", 8, 8, tie=tie)]
-    w, s8, s6 = Summary.of(list(updated.values())), Summary.of(list(static.values())), Summary.of(list(static6.values()))
+    rules = [
+        ("first legal move", "no heuristic (the first script)", results.select("naive", 8, 8)),
+        ("static table", "the empty board's accessibility, never updated", list(static.values())),
+        ("updated table", "Warnsdorff's rule, ties by move order", list(updated.values())),
+    ]
+    rules += [
+        (f"updated, ties: {tie}", TIE_BREAKS[tie], results.select("warnsdorff", 8, 8, tie=tie))
+        for tie in ("lookahead-min", "random")
+        if results.select("warnsdorff", 8, 8, tie=tie)
+    ]
+    w, s8, s6 = (
+        Summary.of(list(updated.values())),
+        Summary.of(list(static.values())),
+        Summary.of(list(static6.values())),
+    )
     return {
-        "updated": w, "static": s8, "static6": s6,
-        "rules": [{"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules],
-        "static_heat": heat_map_svg(board, _grid(board, static, lambda r: r.length),
-                                    title="static table: squares reached from each start", low=1, high=64),
+        "updated": w,
+        "static": s8,
+        "static6": s6,
+        "rules": [
+            {"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules
+        ],
+        "static_heat": heat_map_svg(
+            board,
+            _grid(board, static, lambda r: r.length),
+            title="static table: squares reached from each start",
+            low=1,
+            high=64,
+        ),
         "glance": f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
-                  f"({s6.full} of {s6.starts} on 6 × 6).",
+        f"({s6.full} of {s6.starts} on 6 × 6).",
     }
 
 
 # --- Homework #8 ----------------------------------------------------------------------------------
+
 
 def homework_program(data: StoreData) -> dict[str, Any]:
     first = data.results.by_start("warnsdorff", 5, 5, tie="first")
     corner = first[(0, 0)]
     failed = [r for r in first.values() if not r.full]
     return {
-        "full_array": corner.tour().array().tolist(), "full": corner.full, "length": corner.length,
-        "partial": None if not failed else {"start": failed[0].start, "length": failed[0].length,
-                                            "array": failed[0].tour().array().tolist()},
+        "full_array": corner.tour().array().tolist(),
+        "full": corner.full,
+        "length": corner.length,
+        "partial": None
+        if not failed
+        else {"start": failed[0].start, "length": failed[0].length, "array": failed[0].tour().array().tolist()},
         "failures": len(failed),
         "glance": f"The numbered array: from (0, 0) on 5 × 5 a {'full' if corner.full else 'partial'} tour, 1 to "
-                  f"{corner.length}; from {len(failed)} of the 25 squares a partial tour and the failure message.",
+        f"{corner.length}; from {len(failed)} of the 25 squares a partial tour and the failure message.",
     }
 
 
@@ -237,29 +304,58 @@ def _homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
         everywhere = Summary.of(list(first.values()))
         minority = board.minority_colour()
         failures = [r for r in first.values() if not r.full]
-        rules = [{"tie": tie, "summary": Summary.of(records),
-                  "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None}
-                 for tie in TIE_BREAKS if (records := data.results.select("warnsdorff", size, size, tie=tie))]
+        rules = [
+            {
+                "tie": tie,
+                "summary": Summary.of(records),
+                "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None,
+            }
+            for tie in TIE_BREAKS
+            if (records := data.results.select("warnsdorff", size, size, tie=tie))
+        ]
         always = summary.full == summary.runs
-        kinds = "all open" if summary.closed == 0 else (
-            "all closed" if summary.closed == summary.full else f"{summary.closed} closed, the rest open")
+        kinds = (
+            "all open"
+            if summary.closed == 0
+            else ("all closed" if summary.closed == summary.full else f"{summary.closed} closed, the rest open")
+        )
         return {
-            "size": size, "squares": board.size, "symmetries": len(board.symmetries()), "odd": board.size % 2 == 1,
-            "asked": [{"start": r.start, "full": r.full, "closed": r.closed, "length": r.length,
-                       "svg": tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}")}
-                      for r in chosen],
-            "summary": summary, "everywhere": everywhere, "rules": rules,
-            "failures": [{"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority}
-                         for r in failures],
+            "size": size,
+            "squares": board.size,
+            "symmetries": len(board.symmetries()),
+            "odd": board.size % 2 == 1,
+            "asked": [
+                {
+                    "start": r.start,
+                    "full": r.full,
+                    "closed": r.closed,
+                    "length": r.length,
+                    "svg": tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}"),
+                }
+                for r in chosen
+            ],
+            "summary": summary,
+            "everywhere": everywhere,
+            "rules": rules,
+            "failures": [
+                {"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority} for r in failures
+            ],
             "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
-            "heat": heat_map_svg(board, _grid(board, first, lambda r: r.length),
-                                 title=f"{board_text(size)}: squares reached from each start", low=1, high=board.size)
-            if len(chosen) == len(first) else None,
+            "heat": heat_map_svg(
+                board,
+                _grid(board, first, lambda r: r.length),
+                title=f"{board_text(size)}: squares reached from each start",
+                low=1,
+                high=board.size,
+            )
+            if len(chosen) == len(first)
+            else None,
             "glance": f"{'Yes' if always else 'No'}: {summary.full} of {summary.runs}; {kinds}; "
-                      f"{summary.distinct_directed} different ({summary.distinct_symmetric} up to symmetry)"
-                      + (f"; from all {everywhere.runs} starts {everywhere.full}" if len(chosen) < len(first) else "")
-                      + ".",
+            f"{summary.distinct_directed} different ({summary.distinct_symmetric} up to symmetry)"
+            + (f"; from all {everywhere.runs} starts {everywhere.full}" if len(chosen) < len(first) else "")
+            + ".",
         }
+
     return answer
 
 
@@ -274,58 +370,91 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
         records = existence_map(board)
         kinds = {r.square: r.kind for r in records}
         found = sum(kind == "found" for kind in kinds.values())
-        census = next((c for c in data.censuses if (c.n, c.m) == (size, size) and c.complete and not c.closed
-                       and not c.removed and c.starts is None), None)
-        maps.append({
-            "board": board_text(size, size), "squares": board.size, "found": found,
-            "none": sum(kind == "none" for kind in kinds.values()),
-            "unknown": sum(kind == "unknown" for kind in kinds.values()),
-            "proofs": sorted({r.method for r in records if r.kind == "none"}),
-            "ways": sorted({r.method for r in records if r.kind == "found"}),
-            "nodes": sum(r.nodes for r in records),
-            "census": None if census is None else all(
-                (census.counts.get(square, 0) > 0) == (kind == "found") for square, kind in kinds.items()),
-            "svg": starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
-            "width_mm": MAP_SQUARE_MM * size,  # squares of one size on every map
-        })
+        census = next(
+            (
+                c
+                for c in data.censuses
+                if (c.n, c.m) == (size, size) and c.complete and not c.closed and not c.removed and c.starts is None
+            ),
+            None,
+        )
+        maps.append(
+            {
+                "board": board_text(size, size),
+                "squares": board.size,
+                "found": found,
+                "none": sum(kind == "none" for kind in kinds.values()),
+                "unknown": sum(kind == "unknown" for kind in kinds.values()),
+                "proofs": sorted({r.method for r in records if r.kind == "none"}),
+                "ways": sorted({r.method for r in records if r.kind == "found"}),
+                "nodes": sum(r.nodes for r in records),
+                "census": None
+                if census is None
+                else all((census.counts.get(square, 0) > 0) == (kind == "found") for square, kind in kinds.items()),
+                "svg": starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
+                "width_mm": MAP_SQUARE_MM * size,  # squares of one size on every map
+            }
+        )
     return {
         "maps": maps,
         "glance": "; ".join(f"{m['board']}: from {m['found']} of {m['squares']} squares" for m in maps)
-                  + " — " + ("every square of the boards with a closed tour; on an odd board only the colour "
-                             "with more squares" if any(m["none"] for m in maps) else "every square") + ".",
+        + " — "
+        + (
+            "every square of the boards with a closed tour; on an odd board only the colour with more squares"
+            if any(m["none"] for m in maps)
+            else "every square"
+        )
+        + ".",
     }
 
 
 # --- The Eiffel text -------------------------------------------------------------------------------
 
+
 def eiffel_first(data: StoreData) -> dict[str, Any]:
     results = data.results
     first_tours = sorted(
-        ({"size": r.n, "board": board_text(r.n), "order": r.params["order"], "nodes": r.work, "record": r}
-         for r in results.select("backtrack", closed=False)
-         if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params),
-        key=lambda t: (t["size"], t["order"] != "plain"))
+        (
+            {"size": r.n, "board": board_text(r.n), "order": r.params["order"], "nodes": r.work, "record": r}
+            for r in results.select("backtrack", closed=False)
+            if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params
+        ),
+        key=lambda t: (t["size"], t["order"] != "plain"),
+    )
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
     proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
     plain = [t for t in first_tours if t["order"] == "plain"]
     drawn = plain[0] if plain else first_tours[0]
-    given_up = sorted({(r.n, r.work) for r in results.select("backtrack", order="plain", closed=False)
-                       if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.budget_exhausted
-                       and "removed" not in r.params})
+    given_up = sorted(
+        {
+            (r.n, r.work)
+            for r in results.select("backtrack", order="plain", closed=False)
+            if r.start == (0, 0)
+            and r.n == r.m
+            and r.n in EIFFEL_SIZES
+            and r.budget_exhausted
+            and "removed" not in r.params
+        }
+    )
     return {
         "first_tours": [{k: v for k, v in t.items() if k != "record"} for t in first_tours],
         "given_up": [{"board": board_text(n), "nodes": nodes} for n, nodes in given_up],
         "svg": tour_svg(drawn["record"].tour(), title=f"first tour found on {drawn['board']}"),
         "drawn": {k: v for k, v in drawn.items() if k != "record"},
         "five": {
-            "starts": len(five), "found": sum(r.full for r in five.values()), "proven_none": len(proven_none),
+            "starts": len(five),
+            "found": sum(r.full for r in five.values()),
+            "proven_none": len(proven_none),
             "out_of_budget": sum(r.budget_exhausted for r in five.values()),
             "nodes_total": sum(r.work for r in five.values()),
         },
-        "glance": "First tour from (0, 0) after " + ", ".join(
+        "glance": "First tour from (0, 0) after "
+        + ", ".join(
             [f"{t['nodes']:,} nodes on {t['board']}" for t in plain]
-            + [f"none within {nodes:,} on {board_text(n)}" for n, nodes in given_up]) + " (plain order); "
-            f"{sum(r.full for r in five.values())} of 25 squares of 5 × 5 start a tour, {len(proven_none)} proved none.",
+            + [f"none within {nodes:,} on {board_text(n)}" for n, nodes in given_up]
+        )
+        + " (plain order); "
+        f"{sum(r.full for r in five.values())} of 25 squares of 5 × 5 start a tour, {len(proven_none)} proved none.",
     }
 
 
@@ -339,27 +468,44 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
         by_method: dict[str, set[str]] = {}
         for r in full:
-            name = METHOD_NAMES.get(r.method, r.method) if r.method != "warnsdorff" \
+            name = (
+                METHOD_NAMES.get(r.method, r.method)
+                if r.method != "warnsdorff"
                 else f"Warnsdorff ({r.params['tie']} ties)"
+            )
             by_method.setdefault(name, set()).add(r.key_directed)
         grid = np.full((c.n, c.m), np.nan)
         for start, count in c.counts.items():
             grid[start] = count
-        boards.append({
-            "board": board_text(c.n, c.m), "total": c.total, "undirected": c.undirected, "nodes": c.nodes,
-            "corner": c.counts.get((0, 0)), "found": len({r.key_directed for r in full}),
-            "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
-            "homework_rule": len(by_method.get(HOMEWORK_RULE, ())),
-            "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start",
-                                 label_format="{:,.0f}") if c.n * c.m <= 36 else "",
-        })
-    return {"boards": boards,
-            "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
-            "glance": "; ".join(f"{b['board']}: {b['total']:,} directed open tours"
-                                + (f" ({b['corner']:,} from each corner)" if b["corner"] else "") for b in boards)
-                      + "; Homework #8's rule (ties by move order) finds " + " and ".join(
-                          f"{b['homework_rule']:,} of those on {b['board']}" for b in boards)
-                      + ", all the heuristics' runs together " + " and ".join(f"{b['found']:,}" for b in boards) + "."}
+        boards.append(
+            {
+                "board": board_text(c.n, c.m),
+                "total": c.total,
+                "undirected": c.undirected,
+                "nodes": c.nodes,
+                "corner": c.counts.get((0, 0)),
+                "found": len({r.key_directed for r in full}),
+                "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
+                "homework_rule": len(by_method.get(HOMEWORK_RULE, ())),
+                "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
+                if c.n * c.m <= 36
+                else "",
+            }
+        )
+    return {
+        "boards": boards,
+        "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
+        "glance": "; ".join(
+            f"{b['board']}: {b['total']:,} directed open tours"
+            + (f" ({b['corner']:,} from each corner)" if b["corner"] else "")
+            for b in boards
+        )
+        + "; Homework #8's rule (ties by move order) finds "
+        + " and ".join(f"{b['homework_rule']:,} of those on {b['board']}" for b in boards)
+        + ", all the heuristics' runs together "
+        + " and ".join(f"{b['found']:,}" for b in boards)
+        + ".",
+    }
 
 
 def eiffel_closed(data: StoreData) -> dict[str, Any]:
@@ -369,33 +515,63 @@ def eiffel_closed(data: StoreData) -> dict[str, Any]:
     boards = []
     for c in closed:
         found = {r.tour().key_cycle for r in data.results.select("backtrack", c.n, c.m, closed=True) if r.success}
-        boards.append({"board": board_text(c.n, c.m), "directed": c.total, "cycles": c.undirected,
-                       "symmetric": c.symmetric, "nodes": c.nodes, "found": len(found)})
-    drawn = [r for r in data.results.select("backtrack", closed=True)
-             if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success]
+        boards.append(
+            {
+                "board": board_text(c.n, c.m),
+                "directed": c.total,
+                "cycles": c.undirected,
+                "symmetric": c.symmetric,
+                "nodes": c.nodes,
+                "found": len(found),
+            }
+        )
+    drawn = [
+        r
+        for r in data.results.select("backtrack", closed=True)
+        if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success
+    ]
     sizes = [s for s in EIFFEL_SIZES if (s * s) % 2 == 0]
     return {
-        "boards": boards, "even_sizes": [board_text(s) for s in sizes],
-        "tours": [{"board": board_text(r.n, r.m), "order": r.params["order"], "nodes": r.work,
-                   "svg": tour_svg(r.tour(), title=f"closed tour on {board_text(r.n, r.m)}")} for r in drawn[:2]],
+        "boards": boards,
+        "even_sizes": [board_text(s) for s in sizes],
+        "tours": [
+            {
+                "board": board_text(r.n, r.m),
+                "order": r.params["order"],
+                "nodes": r.work,
+                "svg": tour_svg(r.tour(), title=f"closed tour on {board_text(r.n, r.m)}"),
+            }
+            for r in drawn[:2]
+        ],
         "glance": f"Only on boards with an even number of squares ({', '.join(board_text(s) for s in sizes)}; "
-                  f"never 5 × 5); " + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards) + ".",
+        f"never 5 × 5); " + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards) + ".",
     }
 
 
 def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
-    for n, m in sorted({(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}):
+    for n, m in sorted(
+        {(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}
+    ):
         # whole boards only: without two corners, the colour with more squares changes
         board = Board(n, m)
-        minority = [r for r in data.results.select(n=n, m=m)
-                    if board.colour(r.start) == board.minority_colour() and not r.params.get("removed")]
+        minority = [
+            r
+            for r in data.results.select(n=n, m=m)
+            if board.colour(r.start) == board.minority_colour() and not r.params.get("removed")
+        ]
         if not minority:
             continue
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
         if n * m <= 49:
-            rows.append({"board": board_text(n, m), "runs": len(minority), "full": sum(r.full for r in minority),
-                         "squares": colour_counts(board)[1]})
+            rows.append(
+                {
+                    "board": board_text(n, m),
+                    "runs": len(minority),
+                    "full": sum(r.full for r in minority),
+                    "squares": colour_counts(board)[1],
+                }
+            )
     if not boards:
         raise MissingData("no runs on odd boards")
     if boards > len(rows):
@@ -404,12 +580,14 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
     proven_none = [r for r in five if not r.full and not r.budget_exhausted]
     majority, minority_count = colour_counts(Board(5, 5))
     return {
-        "rows": rows, "majority": majority, "minority": minority_count,
+        "rows": rows,
+        "majority": majority,
+        "minority": minority_count,
         "proven_none": len(proven_none),
         "proven_none_minority": sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
         "glance": f"Each move changes colour, so a path through all 25 squares of 5 × 5 starts and ends on the "
-                  f"{majority}-square colour; of {runs:,} runs from the other colour, {full} gave a tour. A closed "
-                  f"tour needs as many squares of each colour, so no odd board has one.",
+        f"{majority}-square colour; of {runs:,} runs from the other colour, {full} gave a tour. A closed "
+        f"tour needs as many squares of each colour, so no odd board has one.",
     }
 
 
@@ -418,28 +596,45 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
     for c in (c for c in data.censuses if c.removed and c.total is not None):
         board = c.board
         first, second = colour_counts(board, c.removed)
-        mutilated.append({"board": board_text(c.n, c.m), "n": c.n, "removed": [tuple(square) for square in c.removed],
-                          "colours": (first, second), "total": c.total, "nodes": c.nodes, "odd": c.n % 2 == 1,
-                          "theory": open_tour_verdict(board, removed=c.removed)})
-    searches = _searches_by_board([r for r in data.results.select("backtrack")
-                                   if r.params.get("removed") and r.n % 2 == 1])
+        mutilated.append(
+            {
+                "board": board_text(c.n, c.m),
+                "n": c.n,
+                "removed": [tuple(square) for square in c.removed],
+                "colours": (first, second),
+                "total": c.total,
+                "nodes": c.nodes,
+                "odd": c.n % 2 == 1,
+                "theory": open_tour_verdict(board, removed=c.removed),
+            }
+        )
+    searches = _searches_by_board(
+        [r for r in data.results.select("backtrack") if r.params.get("removed") and r.n % 2 == 1]
+    )
     if not mutilated:
         raise MissingData("no census without opposite corners")
     even = [b for b in mutilated if not b["odd"]]
     odd = [b for b in mutilated if b["odd"]]
     even_agree = all(b["total"] == 0 for b in even)
     odd_found = [f"{b['board']}: {b['total']:,} tours" for b in odd if b["total"] > 0] + [
-        f"{s['board']}: a tour from {s['found']} of {s['starts']} starts searched" for s in searches if s["found"]]
-    odd_text = ("odd n: possible — " + "; ".join(odd_found) if odd_found
-                else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
-                if odd or searches else "odd n: not searched")
+        f"{s['board']}: a tour from {s['found']} of {s['starts']} starts searched" for s in searches if s["found"]
+    ]
+    odd_text = (
+        "odd n: possible — " + "; ".join(odd_found)
+        if odd_found
+        else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
+        if odd or searches
+        else "odd n: not searched"
+    )
     return {
-        "boards": mutilated, "odd_found": searches,
+        "boards": mutilated,
+        "odd_found": searches,
         "eight": open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
-        "even_agree": even_agree, "odd_possible": bool(odd_found),
+        "even_agree": even_agree,
+        "odd_possible": bool(odd_found),
         "glance": f"Even n: impossible — our runs {'agree' if even_agree else 'disagree'} "
-                  f"({', '.join(b['board'] for b in even)}: "
-                  f"{'no tour' if even_agree else 'tours found'}); {odd_text}.",
+        f"({', '.join(b['board'] for b in even)}: "
+        f"{'no tour' if even_agree else 'tours found'}); {odd_text}.",
     }
 
 
@@ -448,10 +643,16 @@ def _searches_by_board(records: list[TourRecord]) -> list[dict[str, Any]]:
     boards: dict[tuple[int, int], list[TourRecord]] = {}
     for record in records:
         boards.setdefault((record.n, record.m), []).append(record)
-    return [{"board": board_text(n, m), "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
-             "starts": len(runs),
-             "found": sum(r.full for r in runs), "nodes": sum(r.work for r in runs)}
-            for (n, m), runs in sorted(boards.items())]
+    return [
+        {
+            "board": board_text(n, m),
+            "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
+            "starts": len(runs),
+            "found": sum(r.full for r in runs),
+            "nodes": sum(r.work for r in runs),
+        }
+        for (n, m), runs in sorted(boards.items())
+    ]
 
 
 def eiffel_parberry(data: StoreData) -> dict[str, Any]:
@@ -464,23 +665,39 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
         moves = {frozenset(pair) for pair in zip(tour.squares, tour.squares[1:] + tour.squares[:1])}
         corner = structured_moves(record.n, record.m)
         base = (record.n, record.m) in BASE_SIZES or (record.m, record.n) in BASE_SIZES
-        boards.append({"board": board_text(record.n, record.m), "closed": record.closed, "base": base,
-                       "quarter": None if base else board_text(record.n // 2, record.m // 2),
-                       "corner_moves": sum(frozenset(pair) in moves for pair in corner), "of": len(corner)})
+        boards.append(
+            {
+                "board": board_text(record.n, record.m),
+                "closed": record.closed,
+                "base": base,
+                "quarter": None if base else board_text(record.n // 2, record.m // 2),
+                "corner_moves": sum(frozenset(pair) in moves for pair in corner),
+                "of": len(corner),
+            }
+        )
     eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
     shown = next(b for b in boards if b["board"] == board_text(eight.n, eight.m))
     joined = next((b for b in boards if not b["base"]), None)
-    return {"boards": boards, "board": board_text(eight.n, eight.m), "joined": joined, "shown": shown,
-            "svg": tour_svg(eight.tour(), title=f"a closed tour of {board_text(eight.n, eight.m)} with the join "
-                            "property", highlight=structured_moves(eight.n, eight.m)),
-            "glance": "Every corner uses the same two moves, so four such closed tours of the quarters of a "
-                      "board join into one by swapping one corner move in each"
-                      + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
-                      + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, "
-                      f"{shown['corner_moves']} of {shown['of']} corner moves present."}
+    return {
+        "boards": boards,
+        "board": board_text(eight.n, eight.m),
+        "joined": joined,
+        "shown": shown,
+        "svg": tour_svg(
+            eight.tour(),
+            title=f"a closed tour of {board_text(eight.n, eight.m)} with the join property",
+            highlight=structured_moves(eight.n, eight.m),
+        ),
+        "glance": "Every corner uses the same two moves, so four such closed tours of the quarters of a "
+        "board join into one by swapping one corner move in each"
+        + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
+        + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, "
+        f"{shown['corner_moves']} of {shown['of']} corner moves present.",
+    }
 
 
 # --- The Warnsdorff blog ----------------------------------------------------------------------------
+
 
 def blog_wozniak(data: StoreData) -> dict[str, Any]:
     estimates = {(e.n, e.m): e for e in data.estimates if e.start == (0, 0)}
@@ -492,28 +709,42 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
     agree = abs(years_log - WOZNIAK_YEARS_LOG10) <= 1
     shown = [e for _, e in sorted(estimates.items())]
     return {
-        "eight": eight, "estimates": shown, "rate": rate, "years_log": years_log,
-        "nodes_log": math.log10(eight.node_mean), "agree": agree, "claim_log": WOZNIAK_YEARS_LOG10,
+        "eight": eight,
+        "estimates": shown,
+        "rate": rate,
+        "years_log": years_log,
+        "nodes_log": math.log10(eight.node_mean),
+        "agree": agree,
+        "claim_log": WOZNIAK_YEARS_LOG10,
         "age_ratio_log": years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS),
-        "chart": estimates_svg({board_text(e.n, e.m): ([c.probes for c in e.checkpoints],
-                                                        [c.node_mean for c in e.checkpoints]) for e in shown},
-                               exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes}),
-        "years_per_node": 10 ** WOZNIAK_YEARS_LOG10 / eight.node_mean,
+        "chart": estimates_svg(
+            {
+                board_text(e.n, e.m): ([c.probes for c in e.checkpoints], [c.node_mean for c in e.checkpoints])
+                for e in shown
+            },
+            exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes},
+        ),
+        "years_per_node": 10**WOZNIAK_YEARS_LOG10 / eight.node_mean,
         "glance": f"About {scientific(eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
-                  f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is "
-                  f"{power_of_ten(years_log)} years: our runs "
-                  f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
+        f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is "
+        f"{power_of_ten(years_log)} years: our runs "
+        f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
     }
 
 
 def blog_example(data: StoreData) -> dict[str, Any]:
     random_runs = data.results.require("warnsdorff", 8, 8, tie="random")
     chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
-    return {"start": chosen.start, "seed": chosen.params.get("seed"), "full": chosen.full, "length": chosen.length,
-            "svg": tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
-            "glance": f"{'Yes' if chosen.full else 'No'}: from {chosen.start} (random ties, seed "
-                      f"{chosen.params.get('seed')}) a {'full' if chosen.full else 'partial'} tour of "
-                      f"{chosen.length} squares."}
+    return {
+        "start": chosen.start,
+        "seed": chosen.params.get("seed"),
+        "full": chosen.full,
+        "length": chosen.length,
+        "svg": tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
+        "glance": f"{'Yes' if chosen.full else 'No'}: from {chosen.start} (random ties, seed "
+        f"{chosen.params.get('seed')}) a {'full' if chosen.full else 'partial'} tour of "
+        f"{chosen.length} squares.",
+    }
 
 
 def blog_script(data: StoreData) -> dict[str, Any]:
@@ -525,12 +756,21 @@ def blog_script(data: StoreData) -> dict[str, Any]:
     failing = reach.failing if reach else []
     board = Board(8, 8)
     return {
-        "complete": complete, "starts": len(starts), "first_failure": first,
-        "largest": reach.sides[-1] if reach else None, "failing": failing,
-        "heat": heat_map_svg(board, _grid(board, starts, lambda r: r.length),
-                             title="the blog's script: squares reached from each start", low=1, high=64),
+        "complete": complete,
+        "starts": len(starts),
+        "first_failure": first,
+        "largest": reach.sides[-1] if reach else None,
+        "failing": failing,
+        "heat": heat_map_svg(
+            board,
+            _grid(board, starts, lambda r: r.length),
+            title="the blog's script: squares reached from each start",
+            low=1,
+            high=64,
+        ),
         "glance": f"It completes from {complete} of the {len(starts)} squares of 8 × 8; from the corner it first fails "
-                  + (f"at m = {first}" if first else f"nowhere up to m = {reach.sides[-1] if reach else '—'}") + ".",
+        + (f"at m = {first}" if first else f"nowhere up to m = {reach.sides[-1] if reach else '—'}")
+        + ".",
     }
 
 
@@ -541,25 +781,51 @@ def blog_past_50(data: StoreData) -> dict[str, Any]:
     first = reach["first"]
     largest = max(r.sides[-1] for r in reach.values())
     width = 5 if largest <= 150 else 25
-    chart = success_by_size_svg({tie: reach[tie].binned(width) for tie in CHARTED_RULES if tie in reach},
-                                title=f"Full tours from the corner, in ranges of {width} sides")
+    chart = success_by_size_svg(
+        {tie: reach[tie].binned(width) for tie in CHARTED_RULES if tie in reach},
+        title=f"Full tours from the corner, in ranges of {width} sides",
+    )
     ranges = side_ranges(largest)
-    rules = [{"tie": tie, "tested": len(rule.sides), "smallest": rule.sides[0], "largest": rule.sides[-1],
-              "runs": sum(r for _, r in rule.outcomes.values()), "first": rule.first_failure,
-              "failing": len(rule.failing), "by_range": [rule.rate_between(low, high) for low, high in ranges]}
-             for tie, rule in reach.items()]
+    rules = [
+        {
+            "tie": tie,
+            "tested": len(rule.sides),
+            "smallest": rule.sides[0],
+            "largest": rule.sides[-1],
+            "runs": sum(r for _, r in rule.outcomes.values()),
+            "first": rule.first_failure,
+            "failing": len(rule.failing),
+            "by_range": [rule.rate_between(low, high) for low, high in ranges],
+        }
+        for tie, rule in reach.items()
+    ]
     claims = judge_claims(reach)
     verdict = next(c["verdict"] for c in claims if c["rule"] == "first")
     below, above = first.rate_between(5, 50), first.rate_between(51, largest)
     return {
-        "first": first.first_failure, "failing": len(first.failing), "tested": len(first.sides),
-        "largest": largest, "verdict": verdict, "below": below, "above": above,
-        "chart": chart, "rules": rules, "ranges": [f"{low}–{high}" for low, high in ranges], "claims": claims,
-        "rectangles": _rectangles(data.results), "every_start": _every_start(data.results),
-        "glance": (f"From the corner the plain rule first fails at m = {first.first_failure}" if first.first_failure
-                   else f"The plain rule never fails from the corner up to m = {largest}")
-                  + (f"; it succeeds on {below:.0%} of sides up to 50 and {above:.0%} above: our runs {verdict}."
-                     if above is not None else f": {verdict}."),
+        "first": first.first_failure,
+        "failing": len(first.failing),
+        "tested": len(first.sides),
+        "largest": largest,
+        "verdict": verdict,
+        "below": below,
+        "above": above,
+        "chart": chart,
+        "rules": rules,
+        "ranges": [f"{low}–{high}" for low, high in ranges],
+        "claims": claims,
+        "rectangles": _rectangles(data.results),
+        "every_start": _every_start(data.results),
+        "glance": (
+            f"From the corner the plain rule first fails at m = {first.first_failure}"
+            if first.first_failure
+            else f"The plain rule never fails from the corner up to m = {largest}"
+        )
+        + (
+            f"; it succeeds on {below:.0%} of sides up to 50 and {above:.0%} above: our runs {verdict}."
+            if above is not None
+            else f": {verdict}."
+        ),
     }
 
 
@@ -577,14 +843,30 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         rate = rule.rate_between(51, largest)
         if rate is None:
             continue
-        rows.append({"name": name, "tie": tie, "rate": rate, "plain": plain, "failing": len(rule.failing),
-                     "tested": len(rule.sides), "first": rule.first_failure,
-                     "verdict": "agree" if rate > plain else "disagree"})
+        rows.append(
+            {
+                "name": name,
+                "tie": tie,
+                "rate": rate,
+                "plain": plain,
+                "failing": len(rule.failing),
+                "tested": len(rule.sides),
+                "first": rule.first_failure,
+                "verdict": "agree" if rate > plain else "disagree",
+            }
+        )
     if not rows:
         raise MissingData("no runs of W+ or W2 past m = 50")
-    return {"rows": rows, "largest": largest,
-            "glance": "; ".join(f"{r['name'].split(' ')[0]}: {r['rate']:.0%} of sides 51–{largest} against "
-                                f"{r['plain']:.0%} for the plain rule, our runs {r['verdict']}" for r in rows) + "."}
+    return {
+        "rows": rows,
+        "largest": largest,
+        "glance": "; ".join(
+            f"{r['name'].split(' ')[0]}: {r['rate']:.0%} of sides 51–{largest} against "
+            f"{r['plain']:.0%} for the plain rule, our runs {r['verdict']}"
+            for r in rows
+        )
+        + ".",
+    }
 
 
 def blog_ties(data: StoreData) -> dict[str, Any]:
@@ -592,17 +874,28 @@ def blog_ties(data: StoreData) -> dict[str, Any]:
     for tie in TIE_BREAKS:
         records = data.results.select("warnsdorff", 8, 8, tie=tie)
         if records:
-            comparison.append({"tie": tie, "meaning": TIE_BREAKS[tie], "summary": Summary.of(records),
-                               "rate": Summary.of(records).full / len(records)})
+            comparison.append(
+                {
+                    "tie": tie,
+                    "meaning": TIE_BREAKS[tie],
+                    "summary": Summary.of(records),
+                    "rate": Summary.of(records).full / len(records),
+                }
+            )
     everywhere = [c for c in comparison if c["summary"].starts == 64]
     if not everywhere:
         raise MissingData("no tie-break run from every start of 8 x 8")
     top = max(c["rate"] for c in everywhere)
     best = [c for c in everywhere if c["rate"] == top]
     others = sorted((c for c in everywhere if c["rate"] < top), key=lambda c: -c["rate"])
-    return {"comparison": comparison, "best": best, "best_rate": top,
-            "glance": f"From all 64 starts: {' and '.join(c['tie'] for c in best)} ({top:.0%} full); "
-                      + ", ".join(f"{c['tie']} {c['rate']:.0%}" for c in others) + "."}
+    return {
+        "comparison": comparison,
+        "best": best,
+        "best_rate": top,
+        "glance": f"From all 64 starts: {' and '.join(c['tie'] for c in best)} ({top:.0%} full); "
+        + ", ".join(f"{c['tie']} {c['rate']:.0%}" for c in others)
+        + ".",
+    }
 
 
 def _rectangles(results: Results) -> str:
@@ -612,7 +905,11 @@ def _rectangles(results: Results) -> str:
         if record.n < record.m and record.start == (0, 0) and record.params["tie"] != "random":
             maps.setdefault(record.params["tie"], {})[(record.n, record.m)] = record.full
     maps = {tie: outcome for tie, outcome in maps.items() if len(outcome) >= 20}
-    return success_maps_svg(maps, title="Full tours from the corner of n × m boards (dark: found, light: not found)") if maps else ""
+    return (
+        success_maps_svg(maps, title="Full tours from the corner of n × m boards (dark: found, light: not found)")
+        if maps
+        else ""
+    )
 
 
 def _every_start(results: Results) -> list[dict[str, Any]]:
@@ -621,10 +918,11 @@ def _every_start(results: Results) -> list[dict[str, Any]]:
     for record in results.select("warnsdorff"):
         if record.n == record.m and record.params["tie"] in ("first", "lookahead-min", "lookahead-sum", "roth"):
             rows.setdefault(record.n, {}).setdefault(record.params["tie"], []).append(record.full)
-    return [{"side": side, "starts": side * side,
-             "shares": {tie: sum(runs) / len(runs) for tie, runs in by_tie.items()}}
-            for side, by_tie in sorted(rows.items())
-            if all(len(runs) == side * side for runs in by_tie.values()) and len(by_tie) == 4]
+    return [
+        {"side": side, "starts": side * side, "shares": {tie: sum(runs) / len(runs) for tie, runs in by_tie.items()}}
+        for side, by_tie in sorted(rows.items())
+        if all(len(runs) == side * side for runs in by_tie.values()) and len(by_tie) == 4
+    ]
 
 
 #: Each question's answer, by the id it has in questions.toml.
@@ -661,29 +959,35 @@ GLOSSARY: dict[str, str] = {
     "full tour": "a path of knight moves that visits every square once",
     "partial tour": "a path that stops before every square is visited: the knight has no unvisited square to go to",
     "open / closed tour": "closed when the last square is one knight move from the first (a circular journey), "
-                          "open otherwise",
+    "open otherwise",
     "directed tours": "tours counted as sequences: a tour and its reversal count twice",
     "up to symmetry": "tours that become one another by a rotation or reflection of the board (or by walking "
-                      "them backwards) counted once",
+    "them backwards) counted once",
     "tie-break": "the rule that chooses among squares of equal lowest degree",
     "look-ahead (lookahead-min, lookahead-sum)": "tie-breaks that look one move further: to the lowest degree "
-                                                "reachable next, or the least total degree of the next squares",
+    "reachable next, or the least total degree of the next squares",
     "backtracking": "depth-first search: try a move, and undo it when it leads nowhere",
     "node": "one square placed by a search; the number of nodes measures the work done",
     "census": "counting every tour of a board by a search that tries every path",
     "colour argument": "a knight always moves to the other colour, so a path alternates colours",
     "Knuth's estimator": "an estimate of the size of a search tree from random walks down it (Knuth 1975)",
     "job, store": "a job file (jobs/*.toml) lists the runs; their results are kept in a database, the store, "
-                  "from which this report is made",
+    "from which this report is made",
 }
 
 
 def appendix_section() -> dict[str, Any]:
     """The appendix: each method with its parameters as the method describes them (choices as registered now)."""
     return {
-        "methods": [{"name": m.name, "summary": m.summary, "reference": m.reference,
-                     "parameters": {name: p.describe() for name, p in m.parameters.items()}}
-                    for m in METHODS.values()],
+        "methods": [
+            {
+                "name": m.name,
+                "summary": m.summary,
+                "reference": m.reference,
+                "parameters": {name: p.describe() for name, p in m.parameters.items()},
+            }
+            for m in METHODS.values()
+        ],
         "orderings": ORDERINGS,
         "horizontal": list(HORIZONTAL),
         "vertical": list(VERTICAL),

@@ -66,7 +66,8 @@ def _with_census_tours(stored: list[EstimateRecord], opened: Store) -> list[Esti
                 counted.setdefault((found.n, found.m, row, col), tours)
     return [
         dataclasses.replace(record, exact_tours=counted[key], exact_tours_source="census")
-        if record.exact_tours is None and (key := (record.n, record.m, *record.start)) in counted else record
+        if record.exact_tours is None and (key := (record.n, record.m, *record.start)) in counted
+        else record
         for record in stored
     ]
 

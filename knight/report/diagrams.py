@@ -17,7 +17,14 @@ from knight.engine.board import Square
 
 __all__ = [
     "starts_map_svg",
-    "SQUARE", "MARGIN", "TEXT", "LABEL_SIZE", "NUMBERED_UP_TO", "DETAILED_UP_TO", "tour_svg", "heat_map_svg",
+    "SQUARE",
+    "MARGIN",
+    "TEXT",
+    "LABEL_SIZE",
+    "NUMBERED_UP_TO",
+    "DETAILED_UP_TO",
+    "tour_svg",
+    "heat_map_svg",
     "empty_board_svg",
 ]
 
@@ -35,8 +42,14 @@ NUMBERED_UP_TO = 16
 DETAILED_UP_TO = 40
 
 
-def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, title: str | None = None,
-             highlight: Sequence[tuple[Square, Square]] = ()) -> str:
+def tour_svg(
+    tour: Tour,
+    *,
+    numbers: bool | None = None,
+    labels: bool = True,
+    title: str | None = None,
+    highlight: Sequence[tuple[Square, Square]] = (),
+) -> str:
     """A tour on its board: numbered squares, the path as lines, start and end marked,
     and the closing move dashed on a closed tour.
 
@@ -57,17 +70,51 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
     width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
     if tour.closed:
         (x0, y0), (x1, y1) = centres[-1], centres[0]
-        ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": PATH,
-                                    "stroke-width": _f(width), "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
-                                    "class": "closing-move", "data-step": str(last)})
+        ET.SubElement(
+            svg,
+            "line",
+            {
+                "x1": _f(x0),
+                "y1": _f(y0),
+                "x2": _f(x1),
+                "y2": _f(y1),
+                "stroke": PATH,
+                "stroke-width": _f(width),
+                "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
+                "class": "closing-move",
+                "data-step": str(last),
+            },
+        )
     for a, b in highlight:
         (x0, y0), (x1, y1) = _centre(*a), _centre(*b)
-        ET.SubElement(svg, "line", {"x1": _f(x0), "y1": _f(y0), "x2": _f(x1), "y2": _f(y1), "stroke": HIGHLIGHT,
-                                    "stroke-width": _f(width * 3.5), "stroke-linecap": "round", "class": "highlight"})
+        ET.SubElement(
+            svg,
+            "line",
+            {
+                "x1": _f(x0),
+                "y1": _f(y0),
+                "x2": _f(x1),
+                "y2": _f(y1),
+                "stroke": HIGHLIGHT,
+                "stroke-width": _f(width * 3.5),
+                "stroke-linecap": "round",
+                "class": "highlight",
+            },
+        )
     if len(centres) > 1:
-        ET.SubElement(svg, "polyline", {
-            "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres), "fill": "none", "stroke": PATH,
-            "stroke-width": _f(width), "stroke-linejoin": "round", "stroke-opacity": "0.75", "class": "path"})
+        ET.SubElement(
+            svg,
+            "polyline",
+            {
+                "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in centres),
+                "fill": "none",
+                "stroke": PATH,
+                "stroke-width": _f(width),
+                "stroke-linejoin": "round",
+                "stroke-opacity": "0.75",
+                "class": "path",
+            },
+        )
     radius = SQUARE * (0.3 if numbers else 0.22)
     for k, (x, y) in enumerate(centres, start=1):
         if not numbers and 1 < k < last:
@@ -76,18 +123,46 @@ def tour_svg(tour: Tour, *, numbers: bool | None = None, labels: bool = True, ti
         if k == 1:
             ET.SubElement(step, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
         if k == last:
-            ET.SubElement(step, "rect", {"x": _f(x - radius), "y": _f(y - radius), "width": _f(2 * radius),
-                                         "height": _f(2 * radius), "fill": END, "class": "end"})
+            ET.SubElement(
+                step,
+                "rect",
+                {
+                    "x": _f(x - radius),
+                    "y": _f(y - radius),
+                    "width": _f(2 * radius),
+                    "height": _f(2 * radius),
+                    "fill": END,
+                    "class": "end",
+                },
+            )
         if 1 < k < last:  # a pale disc under the number, so that the path runs between the numbers, not over them
-            ET.SubElement(step, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": "#fffdf6",
-                                           "stroke": PATH, "stroke-width": "0.6", "stroke-opacity": "0.5"})
+            ET.SubElement(
+                step,
+                "circle",
+                {
+                    "cx": _f(x),
+                    "cy": _f(y),
+                    "r": _f(radius),
+                    "fill": "#fffdf6",
+                    "stroke": PATH,
+                    "stroke-width": "0.6",
+                    "stroke-opacity": "0.5",
+                },
+            )
         if numbers:
             _label(step, (x, y), str(k), "#fff" if k in (1, last) else TEXT, SQUARE * (0.3 if k > 99 else 0.36))
     return _to_string(svg)
 
 
-def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: str = "{:g}",
-                 low: float | None = None, high: float | None = None) -> str:
+def heat_map_svg(
+    board: Board,
+    values: np.ndarray,
+    *,
+    title: str,
+    label_format: str = "{:g}",
+    low: float | None = None,
+    high: float | None = None,
+) -> str:
     """Colour each square by a value (e.g. how far the knight got from that start): pale is low, deep is high.
 
     ``values`` is an n × m array; NaN squares are left blank. ``low``/``high`` fix the colour scale.
@@ -105,8 +180,18 @@ def heat_map_svg(board: Board, values: np.ndarray, *, title: str, label_format: 
                 continue
             share = 0.0 if high == low else (value - low) / (high - low)
             x, y = _corner(r, c)
-            ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
-                                        "fill": _heat(share), "class": "heat"})
+            ET.SubElement(
+                svg,
+                "rect",
+                {
+                    "x": _f(x),
+                    "y": _f(y),
+                    "width": str(SQUARE),
+                    "height": str(SQUARE),
+                    "fill": _heat(share),
+                    "class": "heat",
+                },
+            )
             if show_labels:
                 text = label_format.format(value)
                 size = SQUARE * 0.36 * min(1.0, 3.6 / max(len(text), 1))  # long numbers shrink to fit the square
@@ -125,8 +210,19 @@ def empty_board_svg(board: Board, *, title: str | None = None, start: Square | N
         if not board.contains(start):
             raise ValueError(f"start {start} is not on the {board} board")
         x, y = _centre(*start)
-        ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.36), "fill": "#fff",
-                                      "stroke": START, "stroke-width": "2.5", "class": "start"})
+        ET.SubElement(
+            svg,
+            "circle",
+            {
+                "cx": _f(x),
+                "cy": _f(y),
+                "r": _f(SQUARE * 0.36),
+                "fill": "#fff",
+                "stroke": START,
+                "stroke-width": "2.5",
+                "class": "start",
+            },
+        )
         _label(svg, (x, y), "1", START, SQUARE * 0.4)
     return _to_string(svg)
 
@@ -141,13 +237,22 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
     for (row, col), kind in sorted(kinds.items()):
         x, y = _centre(row, col)
         if kind == "found":
-            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.27), "fill": PATH,
-                                          "class": "found"})
+            ET.SubElement(
+                svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.27), "fill": PATH, "class": "found"}
+            )
         elif kind == "none":
             arm = SQUARE * 0.2
-            ET.SubElement(svg, "path", {"d": f"M{_f(x - arm)} {_f(y - arm)}L{_f(x + arm)} {_f(y + arm)}"
-                                             f"M{_f(x - arm)} {_f(y + arm)}L{_f(x + arm)} {_f(y - arm)}",
-                                        "stroke": END, "stroke-width": _f(SQUARE / 12), "class": "none"})
+            ET.SubElement(
+                svg,
+                "path",
+                {
+                    "d": f"M{_f(x - arm)} {_f(y - arm)}L{_f(x + arm)} {_f(y + arm)}"
+                    f"M{_f(x - arm)} {_f(y + arm)}L{_f(x + arm)} {_f(y - arm)}",
+                    "stroke": END,
+                    "stroke-width": _f(SQUARE / 12),
+                    "class": "none",
+                },
+            )
         else:
             _label(svg, (x, y), "?", TEXT, SQUARE * 0.5)
     return _to_string(svg)
@@ -155,46 +260,104 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
 
 # --- private helpers ------------------------------------------------------------------------------
 
+
 def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = True) -> ET.Element:
     detailed = max(board.n, board.m) <= DETAILED_UP_TO
     margin = MARGIN if detailed and labels else 0
     width, height = board.m * SQUARE + 2 * margin, board.n * SQUARE + 2 * margin
-    svg = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"{-margin} {-margin} {width} {height}",
-        "role": "img", "class": "board"})
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"{-margin} {-margin} {width} {height}",
+            "role": "img",
+            "class": "board",
+        },
+    )
     ET.SubElement(svg, "title").text = title
-    ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(board.m * SQUARE), "height": str(board.n * SQUARE),
-                                "fill": LIGHT if coloured else "#fafafa"})
+    ET.SubElement(
+        svg,
+        "rect",
+        {
+            "x": "0",
+            "y": "0",
+            "width": str(board.m * SQUARE),
+            "height": str(board.n * SQUARE),
+            "fill": LIGHT if coloured else "#fafafa",
+        },
+    )
     if coloured and detailed:
         for r in range(board.n):
             for c in range(board.m):
                 if board.colour((r, c)):
                     x, y = _corner(r, c)
-                    ET.SubElement(svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE),
-                                                "fill": DARK})
+                    ET.SubElement(
+                        svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE), "fill": DARK}
+                    )
     if not coloured and detailed:
         for k in range(board.n + 1):
-            ET.SubElement(svg, "line", {"x1": "0", "y1": str(k * SQUARE), "x2": str(board.m * SQUARE),
-                                        "y2": str(k * SQUARE), "stroke": "#ccc", "stroke-width": "1"})
+            ET.SubElement(
+                svg,
+                "line",
+                {
+                    "x1": "0",
+                    "y1": str(k * SQUARE),
+                    "x2": str(board.m * SQUARE),
+                    "y2": str(k * SQUARE),
+                    "stroke": "#ccc",
+                    "stroke-width": "1",
+                },
+            )
         for k in range(board.m + 1):
-            ET.SubElement(svg, "line", {"x1": str(k * SQUARE), "y1": "0", "x2": str(k * SQUARE),
-                                        "y2": str(board.n * SQUARE), "stroke": "#ccc", "stroke-width": "1"})
+            ET.SubElement(
+                svg,
+                "line",
+                {
+                    "x1": str(k * SQUARE),
+                    "y1": "0",
+                    "x2": str(k * SQUARE),
+                    "y2": str(board.n * SQUARE),
+                    "stroke": "#ccc",
+                    "stroke-width": "1",
+                },
+            )
     if detailed and labels:
         step = 1 if max(board.n, board.m) <= NUMBERED_UP_TO else 5
         for r in range(0, board.n, step):
             _label(svg, (-MARGIN / 2, (r + 0.5) * SQUARE), str(r), "#555", LABEL_SIZE)
         for c in range(0, board.m, step):
             _label(svg, ((c + 0.5) * SQUARE, -MARGIN / 2), str(c), "#555", LABEL_SIZE)
-    ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(board.m * SQUARE), "height": str(board.n * SQUARE),
-                                "fill": "none", "stroke": "#333", "stroke-width": "1.5"})
+    ET.SubElement(
+        svg,
+        "rect",
+        {
+            "x": "0",
+            "y": "0",
+            "width": str(board.m * SQUARE),
+            "height": str(board.n * SQUARE),
+            "fill": "none",
+            "stroke": "#333",
+            "stroke-width": "1.5",
+        },
+    )
     return svg
 
 
 def _label(svg: ET.Element, centre: tuple[float, float], text: str, colour: str, size: float) -> None:
     x, y = centre
-    node = ET.SubElement(svg, "text", {"x": _f(x), "y": _f(y), "fill": colour, "font-size": _f(size),
-                                       "font-family": "DejaVu Sans, sans-serif", "text-anchor": "middle",
-                                       "dominant-baseline": "central"})
+    node = ET.SubElement(
+        svg,
+        "text",
+        {
+            "x": _f(x),
+            "y": _f(y),
+            "fill": colour,
+            "font-size": _f(size),
+            "font-family": "DejaVu Sans, sans-serif",
+            "text-anchor": "middle",
+            "dominant-baseline": "central",
+        },
+    )
     node.text = text
 
 

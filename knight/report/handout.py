@@ -31,11 +31,16 @@ def handout_context() -> dict[str, Any]:
     sections = []
     for key, title in documents().items():
         mine = [q for q in questions() if q.document == key]
-        sections.append({"key": key, "letter": document_letters()[key], "title": unbreakable(title),
-                         "questions": [_question(q, labels()[q.id]) for q in mine]})
+        sections.append(
+            {
+                "key": key,
+                "letter": document_letters()[key],
+                "title": unbreakable(title),
+                "questions": [_question(q, labels()[q.id]) for q in mine],
+            }
+        )
     return {
-        "moves": {"numbers": list(range(len(HORIZONTAL))), "horizontal": list(HORIZONTAL),
-                  "vertical": list(VERTICAL)},
+        "moves": {"numbers": list(range(len(HORIZONTAL))), "horizontal": list(HORIZONTAL), "vertical": list(VERTICAL)},
         "documents": sections,
     }
 
@@ -61,8 +66,9 @@ def _question(question: Question, label: str) -> dict[str, Any]:
             caption = f"from ({start[0]}, {start[1]})"
         else:
             caption = question.board_captions[k] if k < len(question.board_captions) else ""
-        boards.append({"svg": empty_board_svg(Board(n, m), start=start), "caption": unbreakable(caption),
-                       "size": f"{max(n, m)}"})
+        boards.append(
+            {"svg": empty_board_svg(Board(n, m), start=start), "caption": unbreakable(caption), "size": f"{max(n, m)}"}
+        )
     # Where the boards go: one board sits beside the parts; several (one per start) form a grid below them.
     layout = "plain" if not boards else "beside" if len(boards) == 1 else "grid"
     lettered = len(question.parts) > 1  # a single part has no letter: no lone "a)"
@@ -82,6 +88,12 @@ def _question(question: Question, label: str) -> dict[str, Any]:
 def _part(part: Part, letter: str) -> dict[str, Any]:
     """A part as the template shows it: its letter ("" for a question's only part), the question, and
     its answer room: a number box per caption in ``boxes`` (one box without them), tick boxes, ruled lines."""
-    return {"letter": letter, "ask": unbreakable(part.ask), "space": part.space, "label": unbreakable(part.label),
-            "boxes": [unbreakable(caption) for caption in part.boxes], "extension": part.extension,
-            "rules": part.lines or DEFAULT_LINES.get(part.space, 0)}
+    return {
+        "letter": letter,
+        "ask": unbreakable(part.ask),
+        "space": part.space,
+        "label": unbreakable(part.label),
+        "boxes": [unbreakable(caption) for caption in part.boxes],
+        "extension": part.extension,
+        "rules": part.lines or DEFAULT_LINES.get(part.space, 0),
+    }

@@ -88,21 +88,27 @@ def questions() -> tuple[Question, ...]:
             if part.space not in SPACES:
                 raise ValueError(f"question {entry['id']}: unknown answer space {part.space!r}; use one of {SPACES}")
             if part.boxes and part.space != "number":
-                raise ValueError(f"question {entry['id']}: boxes are for a \"number\" part, not {part.space!r}")
+                raise ValueError(f'question {entry["id"]}: boxes are for a "number" part, not {part.space!r}')
             if part.lines < 0:
                 raise ValueError(f"question {entry['id']}: a negative number of lines")
         if entry["document"] not in documents():
             raise ValueError(f"question {entry['id']}: unknown document {entry['document']!r}")
-        found.append(Question(
-            id=entry["id"], document=entry["document"], short=entry["short"], jobs=tuple(entry["jobs"]),
-            quote=entry["quote"], parts=parts,
-            boards=tuple(tuple(board) for board in entry.get("boards", ())),
-            board_captions=tuple(entry.get("board_captions", ())),
-            starts=tuple(tuple(start) for start in entry.get("starts", ())),
-            handout_quote=entry.get("handout_quote", ""),
-            handout_note=entry.get("handout_note", ""),
-            extension=bool(entry.get("extension", False)),
-        ))
+        found.append(
+            Question(
+                id=entry["id"],
+                document=entry["document"],
+                short=entry["short"],
+                jobs=tuple(entry["jobs"]),
+                quote=entry["quote"],
+                parts=parts,
+                boards=tuple(tuple(board) for board in entry.get("boards", ())),
+                board_captions=tuple(entry.get("board_captions", ())),
+                starts=tuple(tuple(start) for start in entry.get("starts", ())),
+                handout_quote=entry.get("handout_quote", ""),
+                handout_note=entry.get("handout_note", ""),
+                extension=bool(entry.get("extension", False)),
+            )
+        )
     ids = [question.id for question in found]
     if len(set(ids)) != len(ids):
         raise ValueError("questions.toml repeats an id")

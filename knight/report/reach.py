@@ -83,8 +83,11 @@ def reach_by_rule(records: Iterable[TourRecord]) -> dict[str, Reach]:
             full_runs = outcomes.setdefault(record.params["tie"], {}).setdefault(record.n, [0, 0])
             full_runs[0] += record.full
             full_runs[1] += 1
-    return {tie: Reach(tie, {m: (f, r) for m, (f, r) in outcomes[tie].items()})
-            for tie in TIE_BREAKS if tie in outcomes and len(outcomes[tie]) >= 3}
+    return {
+        tie: Reach(tie, {m: (f, r) for m, (f, r) in outcomes[tie].items()})
+        for tie in TIE_BREAKS
+        if tie in outcomes and len(outcomes[tie]) >= 3
+    }
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ def _no_success_after(limit: int) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         last = reach.last_success
         return last is None or last <= limit, f"last full tour at m = {last}"
+
     return check
 
 
@@ -132,6 +136,7 @@ def _fails_only_on(sides: set[int]) -> Callable[[Reach], tuple[bool, str]]:
         if not failing:
             return failing == expected, f"no failure up to m = {reach.sides[-1]}"
         return failing == expected, f"fails at m = {', '.join(map(str, sorted(failing)))}"
+
     return check
 
 
@@ -139,6 +144,7 @@ def _failing_share_below(share: float) -> Callable[[Reach], tuple[bool, str]]:
     def check(reach: Reach) -> tuple[bool, str]:
         failing = len(reach.failing) / len(reach.sides)
         return failing < share, f"{len(reach.failing)} of {len(reach.sides)} sides fail ({failing:.1%})"
+
     return check
 
 
@@ -146,19 +152,36 @@ def _rate_at_least(low: int, high: int, share: float) -> Callable[[Reach], tuple
     def check(reach: Reach) -> tuple[bool, str]:
         rate = reach.rate_between(low, high)
         return rate is None or rate >= share, f"{rate:.0%} for {low} ≤ m ≤ {high}" if rate is not None else "—"
+
     return check
 
 
 CLAIMS: list[Claim] = [
-    Claim("the Warnsdorff blog", "first", "the rule has difficulty finding a tour past m = 50", 60,
-          _first_failure_after(50)),
+    Claim(
+        "the Warnsdorff blog",
+        "first",
+        "the rule has difficulty finding a tour past m = 50",
+        60,
+        _first_failure_after(50),
+    ),
     Claim("Squirrel 1996", "random", "random ties: no success for m > 325", 400, _no_success_after(325)),
-    Claim("Squirrel 1996", "random", "random ties: over 50% success for most m < 100", 99, _rate_at_least(5, 99, 0.5),
-          early=False),
+    Claim(
+        "Squirrel 1996",
+        "random",
+        "random ties: over 50% success for most m < 100",
+        99,
+        _rate_at_least(5, 99, 0.5),
+        early=False,
+    ),
     Claim("Roth", "roth", "first failure on a board with 428 rows", 430, _first_failure_at(428)),
     Claim("Roth", "roth", "under 1% of boards fail below 2000 rows", 1000, _failing_share_below(0.01), early=False),
-    Claim("Ganzfried 2004", "squirrel", "Squirrel–Cull orderings succeed for every m ≥ 5 (74 with its own ordering)",
-          10, _fails_only_on(set())),
+    Claim(
+        "Ganzfried 2004",
+        "squirrel",
+        "Squirrel–Cull orderings succeed for every m ≥ 5 (74 with its own ordering)",
+        10,
+        _fails_only_on(set()),
+    ),
     Claim("Ganzfried 2004", "squirrel-table", "Table 1 alone fails at m = 74 only", 75, _fails_only_on({74})),
 ]
 
@@ -180,6 +203,7 @@ def judge_claims(reach: dict[str, Reach]) -> list[dict[str, object]]:
                 verdict, ours = "untested", f"{ours}; the study reaches m = {rule.sides[-1]}"
             else:
                 verdict = "agree"
-        verdicts.append({"source": claim.source, "rule": claim.rule, "statement": claim.statement,
-                         "ours": ours, "verdict": verdict})
+        verdicts.append(
+            {"source": claim.source, "rule": claim.rule, "statement": claim.statement, "ours": ours, "verdict": verdict}
+        )
     return verdicts

@@ -27,8 +27,9 @@ class Results:
             self._by_method.setdefault(record.method, []).append(record)
             self._by_board.setdefault((record.n, record.m), []).append(record)
 
-    def select(self, method: str | None = None, n: int | None = None, m: int | None = None,
-               **params: Any) -> list[TourRecord]:
+    def select(
+        self, method: str | None = None, n: int | None = None, m: int | None = None, **params: Any
+    ) -> list[TourRecord]:
         """The records of one method (and parameters) on one board size, sorted by start square."""
         if n is not None and m is not None:
             candidates = self._by_board.get((n, m), [])
@@ -43,8 +44,10 @@ class Results:
         chosen = self.select(method, n, m, **params)
         if not chosen:
             described = ", ".join(f"{k}={v}" for k, v in params.items())
-            raise MissingData(f"the store has no {method} tours on {size_text(n, m)}"
-                              f"{f' with {described}' if described else ''}; run `{self.hint}` first")
+            raise MissingData(
+                f"the store has no {method} tours on {size_text(n, m)}"
+                f"{f' with {described}' if described else ''}; run `{self.hint}` first"
+            )
         return chosen
 
     def by_start(self, method: str, n: int, m: int, **params: Any) -> dict[Square, TourRecord]:

@@ -20,7 +20,14 @@ from knight.errors import RenderError
 from knight.report.text import power_of_ten, scientific
 
 __all__ = [
-    "TEMPLATES", "EDITIONS", "TEMPLATE_FILES", "PAPERS", "render_html", "write_pdf", "alongside", "write_text",
+    "TEMPLATES",
+    "EDITIONS",
+    "TEMPLATE_FILES",
+    "PAPERS",
+    "render_html",
+    "write_pdf",
+    "alongside",
+    "write_text",
     "remove_leftovers",
 ]
 
@@ -56,8 +63,15 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4") 
     environment.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalised, the rest kept
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
     page = environment.get_template(TEMPLATE_FILES[edition])
-    return _no_break_in_boards(page.render(**context, edition=edition, paper=PAPERS[paper], css=(TEMPLATES / "style.css").read_text(encoding="utf-8"),
-                       player_js=(TEMPLATES / "player.js").read_text(encoding="utf-8")))
+    return _no_break_in_boards(
+        page.render(
+            **context,
+            edition=edition,
+            paper=PAPERS[paper],
+            css=(TEMPLATES / "style.css").read_text(encoding="utf-8"),
+            player_js=(TEMPLATES / "player.js").read_text(encoding="utf-8"),
+        )
+    )
 
 
 def _no_break_in_boards(html: str) -> str:
@@ -88,8 +102,12 @@ def write_pdf(html: str, path: Path) -> bool:
 def _svg_as_images(html: str) -> str:
     """The page with each inline SVG turned into an ``<img>`` of it, for WeasyPrint only: drawn the same,
     but its HTML parser, slow on SVG markup, has much less to read (a fifth off the key's PDF time)."""
+
     def image(found: re.Match[str]) -> str:
-        return f'<img class="svg" alt="" src="data:image/svg+xml;base64,{base64.b64encode(found[0].encode()).decode()}">'
+        return (
+            f'<img class="svg" alt="" src="data:image/svg+xml;base64,{base64.b64encode(found[0].encode()).decode()}">'
+        )
+
     return re.sub(r"<svg\b.*?</svg>", image, html, flags=re.S)
 
 
@@ -172,8 +190,9 @@ class _atomic:
 
     def __enter__(self) -> str:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_PARTIAL,
-                                                  dir=self.path.parent)
+        handle, self.temporary = tempfile.mkstemp(
+            prefix=f".{self.path.name}.{os.getpid()}.", suffix=_PARTIAL, dir=self.path.parent
+        )
         os.close(handle)
         umask = os.umask(0)
         os.umask(umask)

@@ -37,5 +37,5 @@ def scientific(value: float, digits: int = 2) -> str:
         rounded = float(f"{value:.{digits}g}")
         return f"{int(rounded):,}" if rounded == int(rounded) else f"{rounded:g}"
     exponent = math.floor(math.log10(abs(value)))
-    mantissa = value / 10 ** exponent
+    mantissa = value / 10**exponent
     return f"{mantissa:.{digits}g} × {power_of_ten(exponent)}"

@@ -42,11 +42,13 @@ class DaskExecutor:
                 cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, dashboard_address=None)
                 client = Client(cluster)
         except (OSError, TimeoutError) as error:
-            raise InvalidInput(f"cannot reach the Dask scheduler at {self.address}: {error}; "
-                               "start one with `dask scheduler` or drop --scheduler") from None
+            raise InvalidInput(
+                f"cannot reach the Dask scheduler at {self.address}: {error}; "
+                "start one with `dask scheduler` or drop --scheduler"
+            ) from None
         try:
             size = chunk_size(len(tasks), max(1, sum(client.nthreads().values())))
-            chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+            chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
             futures = client.map(run_chunk, chunks, pure=False, retries=self.max_attempts - 1)
             chunk_of = {future.key: chunk for future, chunk in zip(futures, chunks)}
             log.info("sent %d tasks in %d chunks to %s", len(tasks), len(chunks), client.scheduler.address)
@@ -56,8 +58,10 @@ class DaskExecutor:
                 except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: recorded, not lost
                     reason = f"dask: {type(error).__name__}: {error}"
                     log.error("chunk of %d tasks failed: %s", len(chunk_of[future.key]), reason)
-                    results = [TaskResult(t.key, t.n, t.m, t.method, ok=False, error=reason,
-                                          attempts=self.max_attempts) for t in chunk_of[future.key]]
+                    results = [
+                        TaskResult(t.key, t.n, t.m, t.method, ok=False, error=reason, attempts=self.max_attempts)
+                        for t in chunk_of[future.key]
+                    ]
                 on_results(results)
         finally:
             client.close()

@@ -52,9 +52,10 @@ import json
 import random
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
 
 from knight.engine import METHODS, Board, InvalidInput, check_parameters
 from knight.engine.board import Square
@@ -63,10 +64,39 @@ from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
 
-JOB_KEYS = {"name": "the job's name", "description": "what it answers", "source": "the document it answers",
-            "sweep": "the sweeps ([[sweep]] tables)"}
-SWEEP_KEYS = {"boards": "board sizes", "starts": "start squares", "method": "the method",
-              "params": "parameter grid", "repeats": "seeds per random tie-break", "label": "a short label"}
+__all__ = [
+    "JOB_KEYS",
+    "SWEEP_KEYS",
+    "START_SETS",
+    "PARAMETER_DEFAULTS",
+    "RANDOM_WALK",
+    "SWEEP_METHODS",
+    "MAX_PROBES",
+    "MAX_RATE_NODES",
+    "Sweep",
+    "Job",
+    "start_squares",
+    "load_job",
+    "parse_job",
+    "CENSUS_PARAMS",
+    "ESTIMATE_PARAMS",
+    "census_job",
+]
+
+JOB_KEYS = {
+    "name": "the job's name",
+    "description": "what it answers",
+    "source": "the document it answers",
+    "sweep": "the sweeps ([[sweep]] tables)",
+}
+SWEEP_KEYS = {
+    "boards": "board sizes",
+    "starts": "start squares",
+    "method": "the method",
+    "params": "parameter grid",
+    "repeats": "seeds per random tie-break",
+    "label": "a short label",
+}
 START_SETS = ("all", "corners")
 _BOARD_PATTERN = re.compile(r"^\s*(\d+)(?:\s*\.\.\s*(\d+))?(?:\s*x\s*(\d+)(?:\s*\.\.\s*(\d+))?)?\s*$")
 _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
@@ -84,7 +114,6 @@ SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
-
 
 
 @dataclass(frozen=True)
@@ -232,13 +261,19 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
         if params.get("tie") == "squirrel":
             bad = [b for b in boards if not b.is_square or b.n < 5]
             if bad or any(start_squares(b, starts) != [(0, 0)] for b in boards):
-                where.fail("params.tie", "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
-                           "put it in a sweep of its own")
+                where.fail(
+                    "params.tie",
+                    "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
+                    "put it in a sweep of its own",
+                )
     return Sweep(label, method, boards, starts, grid)
 
 
-CENSUS_PARAMS = {"closed": "true or false, or a list of both", "removed": "a list of [row, col] squares",
-                 "depth": "moves fixed per unit, a positive integer or a list"}
+CENSUS_PARAMS = {
+    "closed": "true or false, or a list of both",
+    "removed": "a list of [row, col] squares",
+    "depth": "moves fixed per unit, a positive integer or a list",
+}
 
 
 def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
@@ -251,7 +286,7 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
         where.fail("starts", 'a census takes starts = "all" or a list of [row, col]')
     params = table.get("params", {})
     if not isinstance(params, dict):
-        where.fail("params", 'must be a table such as {closed = [false, true], removed = [[0, 0], [7, 7]]}')
+        where.fail("params", "must be a table such as {closed = [false, true], removed = [[0, 0], [7, 7]]}")
     valid = "; ".join(f"{name}: {what}" for name, what in CENSUS_PARAMS.items())
     for name in params:
         if name not in CENSUS_PARAMS:
@@ -266,18 +301,27 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
         where.fail("params.depth", f"must be {CENSUS_PARAMS['depth']}, got {params['depth']!r}")
     removed_squares = _parse_removed(params.get("removed", []), boards, () if starts == "all" else starts, where)
     if True in closed and starts != "all":
-        where.fail("starts", 'a closed census searches from one square (every closed tour passes through all); '
-                   'use starts = "all"')
+        where.fail(
+            "starts",
+            'a closed census searches from one square (every closed tour passes through all); use starts = "all"',
+        )
     plans = []
     for board in boards:
         for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
             try:
-                plans.append(CensusPlan.of(CensusSpec(board.n, board.m, is_closed, removed_squares,
-                                                      None if starts == "all" else starts, depth)))
+                plans.append(
+                    CensusPlan.of(
+                        CensusSpec(
+                            board.n, board.m, is_closed, removed_squares, None if starts == "all" else starts, depth
+                        )
+                    )
+                )
             except InvalidInput as error:
                 where.fail("params", f"{board}: {error}")
-    grid = tuple({"closed": c, "removed": removed_squares, "depth": d}
-                 for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)))
+    grid = tuple(
+        {"closed": c, "removed": removed_squares, "depth": d}
+        for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths))
+    )
     return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
 
 
@@ -305,13 +349,16 @@ def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], labe
             where.fail(f"params.{name}", f"not a parameter of method {ESTIMATE!r}; it takes {valid}")
         values = value if isinstance(value, list) else [value]
         low, high = limits[name]
-        if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low
-                                 and (high is None or v <= high) for v in values):
+        if not values or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= low and (high is None or v <= high) for v in values
+        ):
             where.fail(f"params.{name}", f"must be {ESTIMATE_PARAMS[name].split(' (')[0]}, got {value!r}")
         choices[name] = values
     names = list(choices)
-    grid = tuple({**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
-                 for combination in itertools.product(*(choices[name] for name in names)))
+    grid = tuple(
+        {**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
+        for combination in itertools.product(*(choices[name] for name in names))
+    )
     return Sweep(label, ESTIMATE, boards, starts, grid)
 
 
@@ -325,15 +372,19 @@ def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) 
 def _parse_removed(value: Any, boards: tuple[Board, ...], starts: Any, where: _Where) -> tuple[Square, ...]:
     """``params.removed``: one set of squares (not a grid axis), on every board, none of them a start."""
     if not isinstance(value, list) or not all(
-            isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
-                                                              for x in item) for item in value):
+        isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)
+        for item in value
+    ):
         where.fail("params.removed", f"must be {CENSUS_PARAMS['removed']} (one set of squares), got {value!r}")
     removed = tuple(sorted({(row, col) for row, col in value}))
     for board in boards:
         for square in removed:
             if not board.contains(square):
-                where.fail("params.removed", f"square {list(square)} is off the {board} board: row must be "
-                           f"0..{board.n - 1} and column 0..{board.m - 1}")
+                where.fail(
+                    "params.removed",
+                    f"square {list(square)} is off the {board} board: row must be "
+                    f"0..{board.n - 1} and column 0..{board.m - 1}",
+                )
         for square in start_squares(board, starts):
             if square in removed:
                 where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
@@ -387,15 +438,21 @@ def _parse_starts(value: Any, boards: tuple[Board, ...], where: _Where) -> Any:
     if isinstance(value, list) and value:
         squares = []
         for item in value:
-            if not (isinstance(item, list) and len(item) == 2
-                    and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            if not (
+                isinstance(item, list)
+                and len(item) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in item)
+            ):
                 where.fail("starts", f"{item!r} is not a square; {valid}")
             squares.append((item[0], item[1]))
         for board in boards:
             for square in squares:
                 if not board.contains(square):
-                    where.fail("starts", f"square {list(square)} is off the {board} board: row must be "
-                               f"0..{board.n - 1} and column 0..{board.m - 1}")
+                    where.fail(
+                        "starts",
+                        f"square {list(square)} is off the {board} board: row must be "
+                        f"0..{board.n - 1} and column 0..{board.m - 1}",
+                    )
         return tuple(dict.fromkeys(squares))
     where.fail("starts", valid)
 
@@ -407,7 +464,7 @@ def _seeded(method: str, params: dict[str, Any]) -> bool:
 
 def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple[dict[str, Any], ...]:
     if not isinstance(value, dict):
-        where.fail("params", "must be a table such as {tie = [\"first\", \"random\"]}")
+        where.fail("params", 'must be a table such as {tie = ["first", "random"]}')
     try:
         check_parameters(method, {name: None for name in value if name != "seed"})
     except InvalidInput as error:
@@ -426,8 +483,10 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
         if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
             where.fail("repeats", f"must be a positive number of seeds, got {repeats!r}")
         if method != RANDOM_WALK and "random" not in choices.get("tie", []):
-            where.fail("repeats", f"applies only to the tie-break 'random' and to method '{RANDOM_WALK}'; "
-                       "add tie = \"random\" to params")
+            where.fail(
+                "repeats",
+                f"applies only to the tie-break 'random' and to method '{RANDOM_WALK}'; add tie = \"random\" to params",
+            )
         if "seed" in choices:
             where.fail("repeats", "give either repeats or params.seed, not both")
     grid: list[dict[str, Any]] = []
@@ -457,6 +516,7 @@ def census_job(spec: CensusSpec) -> Job:
     if spec.depth != 1:
         name += f"-depth-{spec.depth}"
     params = {"closed": spec.closed, "removed": spec.removed, "depth": spec.depth}
-    sweep = Sweep(name, CENSUS, (spec.board,), "all" if spec.starts is None else spec.starts, (params,),
-                  (CensusPlan.of(spec),))
+    sweep = Sweep(
+        name, CENSUS, (spec.board,), "all" if spec.starts is None else spec.starts, (params,), (CensusPlan.of(spec),)
+    )
     return Job(name, Path(f"<knight census {name}>"), f"knight census: {name}", "", (sweep,))

@@ -19,9 +19,11 @@ __all__ = ["FORMAT", "run_logging"]
 
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
+
 @contextmanager
-def run_logging(verbose: bool, handler: logging.Handler | None = None,
-                method: str = "fork") -> Iterator[Callable[[], None] | None]:
+def run_logging(
+    verbose: bool, handler: logging.Handler | None = None, method: str = "fork"
+) -> Iterator[Callable[[], None] | None]:
     """Send the ``knight`` loggers' records, the workers' included, to ``handler`` (stderr by default)
     for the duration of a run. Yields the setup each worker must call (None when fork makes it
     unnecessary)."""
@@ -66,8 +68,9 @@ def _fork_is_default() -> bool:
     return multiprocessing.get_start_method() == "fork"
 
 
-def _queue_logging(logger: logging.Logger, handler: logging.Handler,
-                   method: str) -> Iterator[Callable[[], None] | None]:
+def _queue_logging(
+    logger: logging.Logger, handler: logging.Handler, method: str
+) -> Iterator[Callable[[], None] | None]:
     queue = multiprocessing.get_context(method).Queue()
     listener = logging.handlers.QueueListener(queue, handler, respect_handler_level=True)
     logger.addHandler(handler)

@@ -116,8 +116,9 @@ class _Worker:
 class ProcessPool:
     """``workers`` processes that run chunks of tasks and hand each chunk's results to ``on_results``."""
 
-    def __init__(self, workers: int, worker_setup: Callable[[], None] | None = None,
-                 max_attempts: int = MAX_ATTEMPTS) -> None:
+    def __init__(
+        self, workers: int, worker_setup: Callable[[], None] | None = None, max_attempts: int = MAX_ATTEMPTS
+    ) -> None:
         self.workers = workers
         self.context: Any = multiprocessing.get_context(start_method())  # BaseContext's stubs lack Process
         self.worker_setup = worker_setup
@@ -126,8 +127,12 @@ class ProcessPool:
     def _start_worker(self) -> _Worker:
         parent_end, child_end = self.context.Pipe()
         running = self.context.RawValue("l", -1)
-        process = self.context.Process(target=_worker_main, args=(child_end, running, self.worker_setup, os.getpid()),
-                                       daemon=True, name=f"knight-worker-{os.getpid()}")
+        process = self.context.Process(
+            target=_worker_main,
+            args=(child_end, running, self.worker_setup, os.getpid()),
+            daemon=True,
+            name=f"knight-worker-{os.getpid()}",
+        )
         process.start()
         child_end.close()
         log.debug("started worker %d", process.pid)
@@ -167,8 +172,10 @@ class ProcessPool:
                         chunk = worker.sent.popleft()
                         feed(worker)  # before storing, so that the worker always has its next chunk
                         if crashes:  # count the runs lost with dead workers in the tasks' attempts
-                            results = [replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r
-                                       for r, t in zip(results, chunk)]
+                            results = [
+                                replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r
+                                for r, t in zip(results, chunk)
+                            ]
                         on_results(results)
                     elif worker.process.sentinel in ready or not worker.process.is_alive():
                         workers[workers.index(worker)] = self._replace(worker, queue, crashes, on_results)
@@ -176,8 +183,13 @@ class ProcessPool:
             for worker in workers:
                 _stop(worker)
 
-    def _replace(self, worker: _Worker, queue: deque[list[Task]], crashes: Counter[str],
-                 on_results: Callable[[list[TaskResult]], None]) -> _Worker:
+    def _replace(
+        self,
+        worker: _Worker,
+        queue: deque[list[Task]],
+        crashes: Counter[str],
+        on_results: Callable[[list[TaskResult]], None],
+    ) -> _Worker:
         """A worker died: retry or fail the task it was running, requeue the rest, start another."""
         worker.process.join(timeout=5)
         code = worker.process.exitcode
@@ -189,15 +201,39 @@ class ProcessPool:
             lost = chunk[position]
             crashes[lost.key] += 1
             if crashes[lost.key] >= self.max_attempts:
-                log.error("task %s (%s): worker %d %s; failed after %d attempts", lost.key, lost.describe(),
-                          worker.process.pid, how, crashes[lost.key])
-                on_results([TaskResult(lost.key, lost.n, lost.m, lost.method, ok=False, attempts=crashes[lost.key],
-                                       error=f"worker {how} while running it, {crashes[lost.key]} times")])
+                log.error(
+                    "task %s (%s): worker %d %s; failed after %d attempts",
+                    lost.key,
+                    lost.describe(),
+                    worker.process.pid,
+                    how,
+                    crashes[lost.key],
+                )
+                on_results(
+                    [
+                        TaskResult(
+                            lost.key,
+                            lost.n,
+                            lost.m,
+                            lost.method,
+                            ok=False,
+                            attempts=crashes[lost.key],
+                            error=f"worker {how} while running it, {crashes[lost.key]} times",
+                        )
+                    ]
+                )
             else:
-                log.warning("task %s (%s): worker %d %s; retrying (attempt %d of %d)", lost.key, lost.describe(),
-                            worker.process.pid, how, crashes[lost.key] + 1, self.max_attempts)
+                log.warning(
+                    "task %s (%s): worker %d %s; retrying (attempt %d of %d)",
+                    lost.key,
+                    lost.describe(),
+                    worker.process.pid,
+                    how,
+                    crashes[lost.key] + 1,
+                    self.max_attempts,
+                )
                 queue.appendleft([lost])
-            rest = chunk[:position] + chunk[position + 1:]  # results of the tasks before it were lost too
+            rest = chunk[:position] + chunk[position + 1 :]  # results of the tasks before it were lost too
         else:
             rest = chunk
         if rest:

@@ -38,9 +38,16 @@ class BarReporter:
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console(stderr=True)
         self.progress = Progress(
-            TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-            console=self.console, transient=False,
+            TextColumn("[bold]sweep"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=False,
         )
         self.task: TaskID | None = None
         self.started = 0.0
@@ -98,8 +105,12 @@ class LineReporter:
         rate = self.done / elapsed
         left = (self.total - self.done) / rate if rate else (0.0 if self.done >= self.total else float("nan"))
         percent = 100 * self.done / self.total if self.total else 100.0
-        print(f"knight: {self.done}/{self.total} tasks ({percent:.0f}%), {rate:,.0f} tasks/s, "
-              f"{elapsed:.1f} s elapsed, {left:.1f} s left", file=self.stream, flush=True)
+        print(
+            f"knight: {self.done}/{self.total} tasks ({percent:.0f}%), {rate:,.0f} tasks/s, "
+            f"{elapsed:.1f} s elapsed, {left:.1f} s left",
+            file=self.stream,
+            flush=True,
+        )
 
 
 def reporter_for(stream: TextIO | None = None) -> Reporter:

@@ -42,8 +42,16 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, executor: str = "process",
-             scheduler: str | None = None, verbose: bool = False, reporter: Reporter | None = None) -> RunSummary:
+def run_jobs(
+    jobs: list[Job],
+    store: Store,
+    *,
+    workers: int | None = None,
+    executor: str = "process",
+    scheduler: str | None = None,
+    verbose: bool = False,
+    reporter: Reporter | None = None,
+) -> RunSummary:
     """Run every task of ``jobs`` that ``store`` has no tour for; store each result as it comes.
 
     Interrupted (KeyboardInterrupt, which the CLI also raises on SIGTERM), the run stops its
@@ -74,9 +82,17 @@ def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, execu
         reporter.advance(len(results))
 
     with run_logging(verbose, reporter.log_handler(), start_method()) as worker_setup:
-        log.info("run %d: %d tasks in %s, %d already in %s, %d to run on %d %s worker(s)", run_id, len(tasks),
-                 ", ".join(job.name for job in jobs), summary.already_done, store.path, len(pending), workers,
-                 executor)
+        log.info(
+            "run %d: %d tasks in %s, %d already in %s, %d to run on %d %s worker(s)",
+            run_id,
+            len(tasks),
+            ", ".join(job.name for job in jobs),
+            summary.already_done,
+            store.path,
+            len(pending),
+            workers,
+            executor,
+        )
         reporter.start(len(pending))
         try:
             if pending and executor == "dask":
@@ -94,10 +110,15 @@ def run_jobs(jobs: list[Job], store: Store, *, workers: int | None = None, execu
             if summary.status != "done":
                 summary.status = "interrupted"
             store.finish_run(run_id, summary.status, summary.total, summary.ran)
-            log.info("run %d %s: %d tasks run (%d failed) in %.1f s", run_id, summary.status, summary.ran,
-                     summary.failed, summary.seconds)
+            log.info(
+                "run %d %s: %d tasks run (%d failed) in %.1f s",
+                run_id,
+                summary.status,
+                summary.ran,
+                summary.failed,
+                summary.seconds,
+            )
     return summary
-
 
 
 def _list_symmetry_classes(store: Store, jobs: list[Job]) -> None:
@@ -107,7 +128,12 @@ def _list_symmetry_classes(store: Store, jobs: list[Job]) -> None:
     for job in jobs:
         for stored in store.censuses(job.name):
             census, spec = stored.census, stored.spec
-            if census is None or not spec.closed or stored.symmetric is not None \
-                    or census.cycles is None or census.cycles > SYMMETRY_LIMIT:
+            if (
+                census is None
+                or not spec.closed
+                or stored.symmetric is not None
+                or census.cycles is None
+                or census.cycles > SYMMETRY_LIMIT
+            ):
                 continue
             store.record_classes(stored.census_id, cycles_up_to_symmetry(spec.board, removed=spec.removed))

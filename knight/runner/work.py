@@ -72,9 +72,17 @@ def _estimate(task: Task) -> TaskResult:
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %.4g nodes estimated", task.key, task.describe(), estimate.node_mean)
-    return TaskResult.from_estimate(task.key, task.n, task.m, EstimateResult(
-        estimate, None if exact is None else exact.nodes, None if exact is None else exact.tours,
-        *(timed or (None, None))))
+    return TaskResult.from_estimate(
+        task.key,
+        task.n,
+        task.m,
+        EstimateResult(
+            estimate,
+            None if exact is None else exact.nodes,
+            None if exact is None else exact.tours,
+            *(timed or (None, None)),
+        ),
+    )
 
 
 def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_RUNS) -> tuple[int, float]:

@@ -17,6 +17,14 @@ from knight.store.database import (
 from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 
 __all__ = [
-    "DEFAULT_STORE", "DRAWN_UP_TO_SQUARES", "SCHEMA_VERSION", "STORE_VARIABLE", "CensusRecord", "EstimateRecord",
-    "Store", "TourRecord", "schema_version", "store_path",
+    "DEFAULT_STORE",
+    "DRAWN_UP_TO_SQUARES",
+    "SCHEMA_VERSION",
+    "STORE_VARIABLE",
+    "CensusRecord",
+    "EstimateRecord",
+    "Store",
+    "TourRecord",
+    "schema_version",
+    "store_path",
 ]

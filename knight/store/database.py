@@ -176,8 +176,10 @@ class Store:
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"cannot open the store {self.path}: {error}; if it is damaged, delete it (the next run "
-                             "rebuilds it), or give another path with --store") from None
+            raise StoreError(
+                f"cannot open the store {self.path}: {error}; if it is damaged, delete it (the next run "
+                "rebuilds it), or give another path with --store"
+            ) from None
         except StoreVersionError:
             self.db.close()
             raise
@@ -191,8 +193,10 @@ class Store:
             integrity.register(self.db)
             version = schema_version(self.db)
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"cannot read the store {self.path}: {error}; if it is damaged, delete it (the next run "
-                             "rebuilds it), or give another path with --store") from None
+            raise StoreError(
+                f"cannot read the store {self.path}: {error}; if it is damaged, delete it (the next run "
+                "rebuilds it), or give another path with --store"
+            ) from None
         if version == SCHEMA_VERSION:
             return
         self.db.close()
@@ -251,8 +255,10 @@ class Store:
     def finish_run(self, run_id: int, status: str, tasks_total: int, tasks_run: int) -> None:
         """Record how run ``run_id`` ended."""
         with self.transaction() as db:
-            db.execute("UPDATE runs SET finished = ?, status = ?, tasks_total = ?, tasks_run = ? WHERE id = ?",
-                       (time.time(), status, tasks_total, tasks_run, run_id))
+            db.execute(
+                "UPDATE runs SET finished = ?, status = ?, tasks_total = ?, tasks_run = ? WHERE id = ?",
+                (time.time(), status, tasks_total, tasks_run, run_id),
+            )
 
     def register_job(self, job: str, tasks: Iterable[Any], censuses: Iterable[Any] = ()) -> None:
         """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks; and
@@ -262,7 +268,10 @@ class Store:
         rows = []
         for t in tasks:
             if t.params not in texts:
-                texts[t.params] = (json.dumps(t.params_dict, sort_keys=True), json.dumps(t.group_params, sort_keys=True))
+                texts[t.params] = (
+                    json.dumps(t.params_dict, sort_keys=True),
+                    json.dumps(t.group_params, sort_keys=True),
+                )
             rows.append((t.key, t.method, *texts[t.params], t.n, t.m, t.start[0], t.start[1]))
         with self.transaction() as db:
             registered = {key for (key,) in db.execute("SELECT task_key FROM job_tasks WHERE job = ?", (job,))}
@@ -273,21 +282,38 @@ class Store:
             db.execute("DELETE FROM job_censuses WHERE job = ?", (job,))
             for plan in censuses:
                 spec = plan.spec
-                definition = (spec.n, spec.m, int(spec.closed), _squares_text(spec.removed),
-                              "all" if spec.starts is None else _squares_text(spec.starts), spec.depth)
-                db.execute("INSERT OR IGNORE INTO censuses (n, m, closed, removed, starts, depth, units) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?)", (*definition, len(plan.keys)))
-                (census_id,) = db.execute("SELECT id FROM censuses WHERE n = ? AND m = ? AND closed = ? AND "
-                                          "removed = ? AND starts = ? AND depth = ?", definition).fetchone()
-                db.executemany("INSERT OR IGNORE INTO census_tasks VALUES (?, ?)",
-                               [(census_id, key) for key in plan.keys])
+                definition = (
+                    spec.n,
+                    spec.m,
+                    int(spec.closed),
+                    _squares_text(spec.removed),
+                    "all" if spec.starts is None else _squares_text(spec.starts),
+                    spec.depth,
+                )
+                db.execute(
+                    "INSERT OR IGNORE INTO censuses (n, m, closed, removed, starts, depth, units) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (*definition, len(plan.keys)),
+                )
+                (census_id,) = db.execute(
+                    "SELECT id FROM censuses WHERE n = ? AND m = ? AND closed = ? AND "
+                    "removed = ? AND starts = ? AND depth = ?",
+                    definition,
+                ).fetchone()
+                db.executemany(
+                    "INSERT OR IGNORE INTO census_tasks VALUES (?, ?)", [(census_id, key) for key in plan.keys]
+                )
                 db.execute("INSERT OR IGNORE INTO job_censuses VALUES (?, ?)", (job, census_id))
 
     def done_keys(self) -> set[str]:
         """The keys of every task marked done whose result is in the store (these are never run
         again; one marked done whose result has gone is run again)."""
-        return {key for (key,) in self.db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND "
-                                                  f"NOT ({integrity.NO_OUTCOME})")}
+        return {
+            key
+            for (key,) in self.db.execute(
+                f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND NOT ({integrity.NO_OUTCOME})"
+            )
+        }
 
     # --- integrity --------------------------------------------------------------------------
 
@@ -298,16 +324,21 @@ class Store:
         try:
             return integrity.all_problems(self.db) if full else integrity.cheap_problems(self.db, limit)
         except sqlite3.DatabaseError as error:
-            return [integrity.Problem("", "", (), f"the file is damaged beyond repair ({error}); delete it, "
-                                                   "the next run rebuilds it")]
+            return [
+                integrity.Problem(
+                    "", "", (), f"the file is damaged beyond repair ({error}); delete it, the next run rebuilds it"
+                )
+            ]
 
     def refuse_if_damaged(self) -> None:
         """Raise :class:`StoreError` when the cheap checks find anything (readers call this, so
         that no wrong number is ever shown)."""
         found = self.problems(limit=1000)
         if found:
-            raise StoreError(f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
-                             f"problem(s), first: {found[0]}); run `knight verify --repair`, then `knight run`")
+            raise StoreError(
+                f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
+                f"problem(s), first: {found[0]}); run `knight verify --repair`, then `knight run`"
+            )
 
     def repair(self, problems: list[integrity.Problem]) -> int:
         """Drop what ``problems`` name so that the next run computes it again; return how many tasks."""
@@ -340,9 +371,22 @@ class Store:
                 assert result.estimate is not None  # incomplete() checked it
                 estimates.append(_estimate_row(result.key, result.estimate))
                 continue
-            tours.append((result.key, result.length, result.full, result.closed, result.success, result.work,
-                          result.work_unit, result.budget_exhausted, result.key_directed, result.key_undirected,
-                          result.key_symmetric, result.moves))
+            tours.append(
+                (
+                    result.key,
+                    result.length,
+                    result.full,
+                    result.closed,
+                    result.success,
+                    result.work,
+                    result.work_unit,
+                    result.budget_exhausted,
+                    result.key_directed,
+                    result.key_undirected,
+                    result.key_symmetric,
+                    result.moves,
+                )
+            )
         with self.transaction() as db:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
@@ -351,15 +395,25 @@ class Store:
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
                 "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
-                "run_id = excluded.run_id, finished = excluded.finished, checksum = NULL WHERE status = 'failed'", done)
+                "run_id = excluded.run_id, finished = excluded.finished, checksum = NULL WHERE status = 'failed'",
+                done,
+            )
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, error, run_id, finished) "
                 "VALUES (?, 'failed', ?, ?, ?, ?) ON CONFLICT (task_key) DO UPDATE SET attempts = excluded.attempts, "
                 "error = excluded.error, run_id = excluded.run_id, finished = excluded.finished "
-                "WHERE status = 'failed'", failed)
+                "WHERE status = 'failed'",
+                failed,
+            )
             changed = db.total_changes - before
-            integrity.seal(db, {"tours": [row[0] for row in tours], "counts": [row[0] for row in counts],
-                                "estimates": [row[0] for row in estimates]})
+            integrity.seal(
+                db,
+                {
+                    "tours": [row[0] for row in tours],
+                    "counts": [row[0] for row in counts],
+                    "estimates": [row[0] for row in estimates],
+                },
+            )
             return changed
 
     def tour(self, task_key: str) -> Tour:
@@ -369,25 +423,41 @@ class Store:
         board was too large for the path to be kept."""
         row = self.db.execute(
             "SELECT t.n, t.m, t.method, t.params, r.moves, r.work, r.work_unit, r.budget_exhausted "
-            "FROM tours r JOIN tasks t ON t.key = r.task_key WHERE r.task_key = ?", (task_key,)).fetchone()
+            "FROM tours r JOIN tasks t ON t.key = r.task_key WHERE r.task_key = ?",
+            (task_key,),
+        ).fetchone()
         if row is None:
             raise KeyError(task_key)
         n, m, method, params, moves, work, unit, exhausted = row
         if moves is None:
-            raise PathNotKept(f"the path of task {task_key} on {size_text(n, m)} was not kept: boards over "
-                              f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys")
+            raise PathNotKept(
+                f"the path of task {task_key} on {size_text(n, m)} was not kept: boards over "
+                f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys"
+            )
         stored = json.loads(params)
-        return Tour(board=Board(n, m), path=decode_path(moves, n, m), method=method, params=stored, work=work,
-                    work_unit=unit, budget_exhausted=bool(exhausted), removed=removed_squares(stored))
+        return Tour(
+            board=Board(n, m),
+            path=decode_path(moves, n, m),
+            method=method,
+            params=stored,
+            work=work,
+            work_unit=unit,
+            budget_exhausted=bool(exhausted),
+            removed=removed_squares(stored),
+        )
 
     def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:
         """Failed tasks: (key, description, attempts, reason)."""
         rows = self.db.execute(
             "SELECT DISTINCT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, r.attempts, r.error "
             "FROM results r JOIN tasks t ON t.key = r.task_key JOIN job_tasks j ON j.task_key = t.key "
-            "WHERE r.status = 'failed' AND (? IS NULL OR j.job = ?) ORDER BY t.key", (job, job))
-        return [(key, f"{method} {params} {size_text(n, m)} from ({row}, {col})", attempts, error)
-                for key, method, params, n, m, row, col, attempts, error in rows]
+            "WHERE r.status = 'failed' AND (? IS NULL OR j.job = ?) ORDER BY t.key",
+            (job, job),
+        )
+        return [
+            (key, f"{method} {params} {size_text(n, m)} from ({row}, {col})", attempts, error)
+            for key, method, params, n, m, row, col, attempts, error in rows
+        ]
 
     def jobs(self) -> list[str]:
         """The names of the jobs the store knows."""
@@ -439,12 +509,45 @@ class Store:
         flags only."""
         rows = self.db.execute(_TOURS, {"drawn": drawn_up_to, "job": job}).fetchall()
         return [
-            TourRecord(method=method, params=json.loads(params), n=n, m=m, start=(row, col), length=length,
-                       full=bool(full), closed=bool(closed), success=bool(success), work=work, work_unit=unit,
-                       budget_exhausted=bool(exhausted), key_directed=directed, key_undirected=undirected,
-                       key_symmetric=symmetric, moves=moves, jobs=_jobs(jobs))
-            for (method, params, n, m, row, col, length, full, closed, success, work, unit, exhausted,
-                 directed, undirected, symmetric, moves, jobs) in rows
+            TourRecord(
+                method=method,
+                params=json.loads(params),
+                n=n,
+                m=m,
+                start=(row, col),
+                length=length,
+                full=bool(full),
+                closed=bool(closed),
+                success=bool(success),
+                work=work,
+                work_unit=unit,
+                budget_exhausted=bool(exhausted),
+                key_directed=directed,
+                key_undirected=undirected,
+                key_symmetric=symmetric,
+                moves=moves,
+                jobs=_jobs(jobs),
+            )
+            for (
+                method,
+                params,
+                n,
+                m,
+                row,
+                col,
+                length,
+                full,
+                closed,
+                success,
+                work,
+                unit,
+                exhausted,
+                directed,
+                undirected,
+                symmetric,
+                moves,
+                jobs,
+            ) in rows
         ]
 
     def censuses(self, job: str | None = None) -> list[CensusRecord]:
@@ -497,7 +600,6 @@ def _squares_text(squares: Iterable[Square]) -> str:
     return json.dumps(sorted([int(row), int(col)] for row, col in squares), separators=(",", ":"))
 
 
-
 _CENSUSES = """
 SELECT c.id, c.n, c.m, c.closed, c.removed, c.starts, c.depth, c.units,
        (SELECT group_concat(jc.job) FROM job_censuses jc WHERE jc.census_id = c.id), {classes}
@@ -519,23 +621,39 @@ def _read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Censu
     found = []
     # a store written before the table existed, opened read-only, has no classes yet
     has_classes = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'census_classes'").fetchone()
-    query = _CENSUSES.format(classes="(SELECT classes FROM census_classes cc WHERE cc.census_id = c.id)"
-                             if has_classes else "NULL")
-    for census_id, n, m, closed, removed, starts, depth, units, jobs, classes in db.execute(query, (job, job)).fetchall():
+    query = _CENSUSES.format(
+        classes="(SELECT classes FROM census_classes cc WHERE cc.census_id = c.id)" if has_classes else "NULL"
+    )
+    for census_id, n, m, closed, removed, starts, depth, units, jobs, classes in db.execute(
+        query, (job, job)
+    ).fetchall():
         plan, counts, failed = [], [], 0
         for params, row, col, status, tours, nodes in db.execute(_CENSUS_UNITS, (census_id,)):
             failed += status == "failed"
             if tours is not None:
                 plan.append(CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)}))
                 counts.append(UnitCount(tours, nodes))
-        spec = CensusSpec(n, m, bool(closed), tuple((r, c) for r, c in json.loads(removed)),
-                          None if starts == "all" else tuple((r, c) for r, c in json.loads(starts)), depth)
-        found.append(CensusRecord(
-            spec, units_total=units, units_done=len(counts), units_failed=failed,
-            nodes=sum(count.nodes for count in counts), jobs=_jobs(jobs),
-            census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
-            symmetric=classes, census_id=census_id,
-        ))
+        spec = CensusSpec(
+            n,
+            m,
+            bool(closed),
+            tuple((r, c) for r, c in json.loads(removed)),
+            None if starts == "all" else tuple((r, c) for r, c in json.loads(starts)),
+            depth,
+        )
+        found.append(
+            CensusRecord(
+                spec,
+                units_total=units,
+                units_done=len(counts),
+                units_failed=failed,
+                nodes=sum(count.nodes for count in counts),
+                jobs=_jobs(jobs),
+                census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
+                symmetric=classes,
+                census_id=census_id,
+            )
+        )
     return found
 
 
@@ -543,9 +661,22 @@ def _estimate_row(key: str, found: EstimateResult) -> tuple[Any, ...]:
     """A row of the ``estimates`` table."""
     e = found.estimate
     checkpoints = json.dumps([[c.probes, c.node_mean, c.node_se, c.tour_mean, c.tour_se] for c in e.checkpoints])
-    return (key, e.probes, e.seed, e.node_mean, e.node_sd, e.tour_mean, e.tour_sd, e.full_probes, e.mean_depth,
-            checkpoints, found.exact_nodes, found.exact_tours, found.rate_nodes, found.rate_seconds)
-
+    return (
+        key,
+        e.probes,
+        e.seed,
+        e.node_mean,
+        e.node_sd,
+        e.tour_mean,
+        e.tour_sd,
+        e.full_probes,
+        e.mean_depth,
+        checkpoints,
+        found.exact_nodes,
+        found.exact_tours,
+        found.rate_nodes,
+        found.rate_seconds,
+    )
 
 
 _ESTIMATES = """
@@ -562,12 +693,49 @@ def _read_estimates(db: sqlite3.Connection, job: str | None = None) -> list[Esti
     """The done tree-size estimates of ``job`` (every job by default) in the store open on ``db``
     (read-only will do), smallest board first."""
     found = []
-    for (n, m, row, col, probes, seed, node_mean, node_sd, tour_mean, tour_sd, full, depth, checkpoints,
-         exact_nodes, exact_tours, rate_nodes, rate_seconds, jobs) in db.execute(_ESTIMATES, (job, job)):
-        estimate = TreeEstimate(n, m, (row, col), probes, seed, node_mean, node_sd, tour_mean, tour_sd, full, depth,
-                                tuple(Checkpoint(*values) for values in json.loads(checkpoints)))
-        found.append(EstimateRecord(
-            **{field.name: getattr(estimate, field.name) for field in fields(estimate)}, exact_nodes=exact_nodes,
-            exact_tours=exact_tours, exact_tours_source=None if exact_tours is None else "tree",
-            rate_nodes=rate_nodes, rate_seconds=rate_seconds, jobs=_jobs(jobs)))
+    for (
+        n,
+        m,
+        row,
+        col,
+        probes,
+        seed,
+        node_mean,
+        node_sd,
+        tour_mean,
+        tour_sd,
+        full,
+        depth,
+        checkpoints,
+        exact_nodes,
+        exact_tours,
+        rate_nodes,
+        rate_seconds,
+        jobs,
+    ) in db.execute(_ESTIMATES, (job, job)):
+        estimate = TreeEstimate(
+            n,
+            m,
+            (row, col),
+            probes,
+            seed,
+            node_mean,
+            node_sd,
+            tour_mean,
+            tour_sd,
+            full,
+            depth,
+            tuple(Checkpoint(*values) for values in json.loads(checkpoints)),
+        )
+        found.append(
+            EstimateRecord(
+                **{field.name: getattr(estimate, field.name) for field in fields(estimate)},
+                exact_nodes=exact_nodes,
+                exact_tours=exact_tours,
+                exact_tours_source=None if exact_tours is None else "tree",
+                rate_nodes=rate_nodes,
+                rate_seconds=rate_seconds,
+                jobs=_jobs(jobs),
+            )
+        )
     return found

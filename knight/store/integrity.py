@@ -31,11 +31,35 @@ __all__ = ["CHECKSUM_FUNCTION", "Problem", "all_problems", "cheap_problems", "ch
 CHECKSUM_FUNCTION = "knight_checksum"
 #: Each outcome table with the columns its checksum covers (after ``task_key``).
 OUTCOME_COLUMNS = {
-    "tours": ("length", "full", "closed", "success", "work", "work_unit", "budget_exhausted", "key_directed",
-              "key_undirected", "key_symmetric", "moves"),
+    "tours": (
+        "length",
+        "full",
+        "closed",
+        "success",
+        "work",
+        "work_unit",
+        "budget_exhausted",
+        "key_directed",
+        "key_undirected",
+        "key_symmetric",
+        "moves",
+    ),
     "counts": ("tours", "nodes"),
-    "estimates": ("probes", "seed", "node_mean", "node_sd", "tour_mean", "tour_sd", "full_probes", "mean_depth",
-                  "checkpoints", "exact_nodes", "exact_tours", "rate_nodes", "rate_seconds"),
+    "estimates": (
+        "probes",
+        "seed",
+        "node_mean",
+        "node_sd",
+        "tour_mean",
+        "tour_sd",
+        "full_probes",
+        "mean_depth",
+        "checkpoints",
+        "exact_nodes",
+        "exact_tours",
+        "rate_nodes",
+        "rate_seconds",
+    ),
 }
 #: The tables a store must have (a dropped one is damage that ``repair`` recreates).
 TABLES = ("runs", "tasks", "job_tasks", "results", *OUTCOME_COLUMNS, "censuses", "census_tasks", "job_censuses")
@@ -65,9 +89,12 @@ def seal(db: sqlite3.Connection, keys: dict[str, list[str]]) -> None:
     """Write the checksum of each done task just recorded (``keys``: outcome table -> task keys)
     that has none yet."""
     for table, recorded in keys.items():
-        db.executemany(f"UPDATE results SET checksum = (SELECT {outcome_checksum_sql(table)} FROM {table} o "
-                       f"WHERE o.task_key = results.task_key) WHERE task_key = ? AND status = 'done' "
-                       f"AND checksum IS NULL", [(key,) for key in recorded])
+        db.executemany(
+            f"UPDATE results SET checksum = (SELECT {outcome_checksum_sql(table)} FROM {table} o "
+            f"WHERE o.task_key = results.task_key) WHERE task_key = ? AND status = 'done' "
+            f"AND checksum IS NULL",
+            [(key,) for key in recorded],
+        )
 
 
 @dataclass(frozen=True)
@@ -87,10 +114,13 @@ class Problem:
         return f"task {self.key} {self.task}{jobs}: {self.what}"
 
 
-_TASK = ("t.key, t.method, t.n, t.m, t.start_row, t.start_col, "
-         "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)")
-NO_OUTCOME = " AND ".join(f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)"
-                           for table in OUTCOME_COLUMNS)
+_TASK = (
+    "t.key, t.method, t.n, t.m, t.start_row, t.start_col, "
+    "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)"
+)
+NO_OUTCOME = " AND ".join(
+    f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)" for table in OUTCOME_COLUMNS
+)
 
 
 def missing_tables(db: sqlite3.Connection) -> list[str]:
@@ -104,12 +134,16 @@ def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Pro
     gone = missing_tables(db)
     if gone:
         return [Problem("", "", (), f"table {table} is missing") for table in gone]
-    queries = [f"SELECT {_TASK}, 'marked done, but its result is missing' FROM results r JOIN tasks t "
-               f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"]
-    queries += [f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
-                f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
-                f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
-                for table in OUTCOME_COLUMNS]
+    queries = [
+        f"SELECT {_TASK}, 'marked done, but its result is missing' FROM results r JOIN tasks t "
+        f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"
+    ]
+    queries += [
+        f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
+        f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
+        f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
+        for table in OUTCOME_COLUMNS
+    ]
     sql = " UNION ALL ".join(queries) + ("" if limit is None else f" LIMIT {int(limit)}")
     return [_problem(*row) for row in db.execute(sql)]
 
@@ -122,11 +156,17 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
         return problems  # a table is missing: the rest cannot be read
     seen = {problem.key for problem in problems}
     for key, method, params, n, m, row, col, jobs in db.execute(
-            "SELECT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, "
-            "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key) FROM tasks t"):
+        "SELECT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, "
+        "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key) FROM tasks t"
+    ):
         try:
-            defined = Task(method, tuple(sorted((name, _frozen(value)) for name, value in json.loads(params).items())),
-                           n, m, (row, col))
+            defined = Task(
+                method,
+                tuple(sorted((name, _frozen(value)) for name, value in json.loads(params).items())),
+                n,
+                m,
+                (row, col),
+            )
             wrong = defined.key != key
         except (ValueError, TypeError, AttributeError):
             wrong = True
@@ -134,18 +174,33 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
             seen.add(key)
             problems.append(_problem(key, method, n, m, row, col, jobs, "its definition does not match its key"))
     for values in db.execute(
-            f"SELECT {_TASK}, t.params, o.length, o.full, o.closed, o.key_directed, o.key_undirected, "
-            "o.key_symmetric, o.moves FROM tours o "
-            "JOIN tasks t ON t.key = o.task_key JOIN results r ON r.task_key = o.task_key AND r.status = 'done' "
-            "WHERE o.moves IS NOT NULL"):
+        f"SELECT {_TASK}, t.params, o.length, o.full, o.closed, o.key_directed, o.key_undirected, "
+        "o.key_symmetric, o.moves FROM tours o "
+        "JOIN tasks t ON t.key = o.task_key JOIN results r ON r.task_key = o.task_key AND r.status = 'done' "
+        "WHERE o.moves IS NOT NULL"
+    ):
         key, method, n, m, row, col, jobs, params, length, full, closed, directed, undirected, symmetric, moves = values
         if key in seen:
             continue
         try:
             removed = tuple((int(r), int(c)) for r, c in json.loads(params).get("removed", ()))
-            found = validate(TaskResult(key, n, m, method, ok=True, moves=moves, length=length, full=bool(full),
-                                        closed=bool(closed), key_directed=directed, key_undirected=undirected,
-                                        key_symmetric=symmetric, removed=removed))
+            found = validate(
+                TaskResult(
+                    key,
+                    n,
+                    m,
+                    method,
+                    ok=True,
+                    moves=moves,
+                    length=length,
+                    full=bool(full),
+                    closed=bool(closed),
+                    key_directed=directed,
+                    key_undirected=undirected,
+                    key_symmetric=symmetric,
+                    removed=removed,
+                )
+            )
         except (ValueError, TypeError, AttributeError) as error:
             found = f"invalid tour: {error}"
         if found:

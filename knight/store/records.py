@@ -57,14 +57,27 @@ class TourRecord:
         """The stored tour, decoded, rebuilt and validated again; :class:`MissingData` when its path
         was not loaded (or not kept, on a board too large)."""
         if self.moves is None:
-            raise MissingData(f"the path of {self.method} on {size_text(self.n, self.m)} from {self.start} was not loaded")
-        return Tour(board=self.board, path=decode_path(self.moves, self.n, self.m), method=self.method,
-                    params=self.params, work=self.work, work_unit=self.work_unit,
-                    budget_exhausted=self.budget_exhausted, removed=removed_squares(self.params))
+            raise MissingData(
+                f"the path of {self.method} on {size_text(self.n, self.m)} from {self.start} was not loaded"
+            )
+        return Tour(
+            board=self.board,
+            path=decode_path(self.moves, self.n, self.m),
+            method=self.method,
+            params=self.params,
+            work=self.work,
+            work_unit=self.work_unit,
+            budget_exhausted=self.budget_exhausted,
+            removed=removed_squares(self.params),
+        )
 
     def matches(self, method: str | None, n: int | None, m: int | None, params: Mapping[str, Any]) -> bool:
-        return ((method is None or self.method == method) and (n is None or self.n == n)
-                and (m is None or self.m == m) and all(self.params.get(k) == v for k, v in params.items()))
+        return (
+            (method is None or self.method == method)
+            and (n is None or self.n == n)
+            and (m is None or self.m == m)
+            and all(self.params.get(k) == v for k, v in params.items())
+        )
 
 
 @dataclass(frozen=True)
@@ -131,8 +144,9 @@ class CensusRecord:
         if self.census is None:
             return {}
         counts = self.census.counts
-        return {(row, col): int(counts[row, col]) for row in range(self.n) for col in range(self.m)
-                if counts[row, col] >= 0}
+        return {
+            (row, col): int(counts[row, col]) for row in range(self.n) for col in range(self.m) if counts[row, col] >= 0
+        }
 
     @property
     def total(self) -> int | None:
