@@ -9,6 +9,7 @@ import signal
 import sys
 
 _interrupted = False
+_INTERRUPTED = 130
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -36,12 +37,29 @@ def main() -> None:
         run_command()
     except KeyboardInterrupt:
         print("knight: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+        _exit_interrupted()
     except SystemExit as stop:
         if _interrupted and stop.code in (0, None):  # the interruption was swallowed on its way up
             print("knight: interrupted", file=sys.stderr)
-            raise SystemExit(130) from None
+            _exit_interrupted()
+        if stop.code == _INTERRUPTED:
+            _exit_interrupted()
         raise
+
+
+def _exit_interrupted() -> None:
+    """Exit with status 130 at once. Not through SystemExit: when the interruption landed inside code
+    run by exec() (dataclasses, namedtuples while modules load), CPython remembers it and, at the end
+    of a normal exit, kills itself with SIGINT instead of returning the status."""
+    import contextlib
+    import logging
+    import os
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said
+            stream.flush()
+    os._exit(_INTERRUPTED)
 
 
 if __name__ == "__main__":
