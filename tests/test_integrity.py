@@ -71,6 +71,15 @@ TAMPERING = {
     "table dropped": "DROP TABLE tours",
     "task definition edited": 'UPDATE tasks SET params = \'{"tie": "random"}\' WHERE rowid = 8',
 }
+#: Cases whose repair is followed by a run, which must give the clean store's results back (one of each
+#: kind of damage: a run takes a few seconds, the other cases stop at a sound store).
+RECOMPUTED = {
+    "tour rows deleted",
+    "a byte of a path flipped",
+    "census count changed",
+    "table dropped",
+    "task definition edited",
+}
 #: Damage that only the full check of `knight verify` finds (readers run the cheap checks).
 FOUND_BY_VERIFY_ONLY = {"task definition edited"}
 
@@ -110,9 +119,11 @@ def test_a_damaged_store_is_refused_named_and_repaired(clean, tmp_path, case, cl
 
     repaired = cli(["verify", "--repair"], store)
     assert repaired.returncode == 1 and "dropped" in repaired.stdout
-    assert knight(["run", str(job)], store).returncode == 0  # a subprocess: a pool inside pytest's process is slow
-    assert cli(["verify"], store).returncode == 0
-    assert cli(["results", "--json"], store).stdout == clean_results
+    assert cli(["verify"], store).returncode == 0  # what was damaged is gone: the store is sound, if incomplete
+    if case in RECOMPUTED:
+        assert knight(["run", str(job)], store).returncode == 0  # a subprocess: a pool inside pytest is slow
+        assert cli(["verify"], store).returncode == 0
+        assert cli(["results", "--json"], store).stdout == clean_results
 
 
 def test_a_run_recomputes_results_that_have_gone_without_being_asked(clean, tmp_path, cli):
