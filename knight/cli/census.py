@@ -25,8 +25,6 @@ from knight.cli.run import (
 from knight.engine import Board
 from knight.engine.census import Census, CensusSpec
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
-from knight.runner import default_workers
-from knight.runner.jobs import census_job
 from knight.store import CensusRecord, Store, store_path
 
 __all__ = ["SMALL_BOARD", "census"]
@@ -68,6 +66,9 @@ def census(
     spec = CensusSpec(
         board.n, board.m, closed, tuple(sorted(set(removed))), None if start is None else ((start[0], start[1]),), depth
     )
+    from knight.runner import default_workers
+    from knight.runner.jobs import census_job
+
     job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
     if verdict.exists is False:

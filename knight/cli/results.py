@@ -14,7 +14,6 @@ from rich.table import Table
 from knight.cli import app, fail
 from knight.cli.run import StoreOption
 from knight.engine.board import size_text
-from knight.runner import load_job
 from knight.store import CensusRecord, EstimateRecord, Store, store_path
 
 __all__ = ["COLUMNS", "CENSUS_COLUMNS", "ESTIMATE_COLUMNS", "results", "census_row", "estimate_row", "format_params"]
@@ -107,6 +106,8 @@ def results(
     if reach and censuses:
         fail("choose one of --reach and --census")
     path = store_path(store)
+    from knight.runner import load_job
+
     name = load_job(job).name if job and job.endswith(".toml") else job
     with Store(path, read_only=True) as opened:
         opened.refuse_if_damaged()

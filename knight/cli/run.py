@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from knight.cli import EXIT_INTERRUPTED, app, fail
-from knight.runner import EXECUTORS, Job, RunSummary, default_workers, load_job, run_jobs
-from knight.runner.progress import reporter_for
 from knight.store import STORE_VARIABLE, Store, store_path
+
+if TYPE_CHECKING:
+    from knight.runner import Job, RunSummary
 
 __all__ = ["EXIT_ALL_DONE", "EXIT_SOME_FAILED", "run", "check_run_options", "run_in_store"]
 
@@ -44,6 +45,8 @@ def run(
     (Ctrl-C or SIGTERM: what finished is stored, the next run does the rest).
     """
     check_run_options(workers, executor, scheduler)
+    from knight.runner import default_workers, load_job
+
     loaded = [load_job(path) for path in jobs]  # every file is checked before anything runs
     names = [job.name for job in loaded]
     for name in names:
@@ -74,6 +77,8 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
     """Refuse (exit 2, one line) a bad --workers, --executor or --scheduler."""
     if workers is not None and workers < 1:
         fail(f"--workers must be a positive number of processes, got {workers}")
+    from knight.runner import EXECUTORS
+
     if executor not in EXECUTORS:
         fail(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
     if scheduler and executor != "dask":
@@ -85,6 +90,9 @@ def run_in_store(
 ) -> RunSummary:
     """Run ``jobs`` into the store at ``path`` with a progress bar; SIGTERM and Ctrl-C stop the run in
     order and exit 130, saying that ``again`` (the command to rerun) does the rest."""
+    from knight.runner import run_jobs
+    from knight.runner.progress import reporter_for
+
     try:
         with Store(path) as results:  # SIGTERM arrives as Ctrl-C (knight.cli.main)
             return run_jobs(
