@@ -38,6 +38,7 @@ __all__ = [
     "MAX_CENSUS_UNITS",
     "census_units",
     "census_unit_count",
+    "census_size",
     "assemble",
     "census",
     "count_unit",
@@ -261,12 +262,7 @@ def census_units(
     performance notes of this project.
     """
     gone, starts = _unit_starts(board, closed, removed, start, depth)
-    count = census_unit_count(board, closed=closed, removed=removed, start=start, depth=depth)
-    if count is None:
-        raise InvalidInput(
-            f"depth {depth} splits the census of {board} into more than {MAX_CENSUS_UNITS:,} units, "
-            "too many to list in memory; use a smaller depth"
-        )
+    census_size(board, closed=closed, removed=removed, start=start, depth=depth)
     removed_squares = tuple(sorted(board.coords(s) for s in gone))
     units = []
     for s in starts:
@@ -300,9 +296,10 @@ def census_unit_count(
     The paths are extended a move at a time as arrays (last square, visited set as a 64-bit word),
     and the count stops as soon as it passes ``limit``: a path either stops (one unit) or extends,
     so the units found so far plus the paths still growing never decrease. Time and memory stay
-    within a few times ``limit`` small array entries.
+    within a few times ``limit`` small array entries. A request :func:`census_units` refuses (a depth
+    not below the number of squares, a removed start, ...) raises :class:`InvalidInput` here too.
 
-    >>> census_unit_count(Board(5, 5)), census_unit_count(Board(6, 6), depth=100, limit=1000)
+    >>> census_unit_count(Board(5, 5)), census_unit_count(Board(6, 6), depth=30, limit=1000)
     (27, None)
     """
     gone, starts = _unit_starts(board, closed, removed, start, depth)
@@ -336,6 +333,23 @@ def census_unit_count(
         if total > limit:
             return None
     return total
+
+
+def census_size(
+    board: Board, *, closed: bool = False, removed: Iterable[Square] = (), start: Square | None = None, depth: int = 1
+) -> int:
+    """How many units :func:`census_units` lists; :class:`InvalidInput` past :data:`MAX_CENSUS_UNITS`.
+
+    >>> census_size(Board(6, 6), depth=3)
+    428
+    """
+    count = census_unit_count(board, closed=closed, removed=removed, start=start, depth=depth)
+    if count is None:
+        raise InvalidInput(
+            f"depth {depth} splits the census of {board} into more than {MAX_CENSUS_UNITS:,} units, "
+            "too many to list in memory; use a smaller depth"
+        )
+    return count
 
 
 def _unit_starts(

@@ -68,7 +68,7 @@ from typing import Any, NoReturn
 
 from knight.engine import METHODS, Board, InvalidInput, check_parameters
 from knight.engine.board import MAX_SQUARES, Square
-from knight.engine.census import MAX_CENSUS_SQUARES, MAX_CENSUS_UNITS, CensusSpec, census_unit_count
+from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
@@ -215,7 +215,7 @@ def start_count(board: Board, starts: Any) -> int:
     if starts == "all":
         return board.size
     if starts == "corners":
-        return len({(0, 0), (0, board.m - 1), (board.n - 1, 0), (board.n - 1, board.m - 1)})
+        return len(start_squares(board, starts))
     if isinstance(starts, tuple) and starts and starts[0] == "sample":
         return min(starts[1], board.size)
     return len(starts)
@@ -372,7 +372,10 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
         for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
             spec = CensusSpec(board.n, board.m, is_closed, removed_squares, None if starts == "all" else starts, depth)
             try:
-                units = sum(_census_units_of(board, spec, start) for start in (spec.starts or (None,)))
+                units = sum(
+                    census_size(board, closed=is_closed, removed=removed_squares, start=start, depth=depth)
+                    for start in (spec.starts or (None,))
+                )
             except InvalidInput as error:
                 where.fail("params", f"{board}: {error}")
             where.count("params.depth", units)
@@ -401,17 +404,6 @@ ESTIMATE_PARAMS = {
     "seed": "a non-negative integer, the probes' seed (default 0)",
     "rate_nodes": f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,} (default 0: not timed)",
 }
-
-
-def _census_units_of(board: Board, spec: CensusSpec, start: Square | None) -> int:
-    """How many units the census ``spec`` has from ``start`` (None: every start); InvalidInput past the bound."""
-    count = census_unit_count(board, closed=spec.closed, removed=spec.removed, start=start, depth=spec.depth)
-    if count is None:
-        raise InvalidInput(
-            f"depth {spec.depth} splits the census into more than {MAX_CENSUS_UNITS:,} units, "
-            "too many to list in memory; use a smaller depth"
-        )
-    return count
 
 
 def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
