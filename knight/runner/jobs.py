@@ -561,7 +561,7 @@ def _grid_fits(grid: int, starts: int, where: _Where) -> None:
     limit = where.budget.limit
     if limit is not None and grid * starts + where.budget.tasks > limit:
         where.fail(
-            "params",
+            "params" if grid > 1 else "boards",
             f"{grid:,} parameter set{'s' if grid != 1 else ''} over {starts:,} start squares make more than {limit:,} "
             "tasks; "
             "make the sweep smaller or pass --force to knight run",
