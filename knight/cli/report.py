@@ -50,7 +50,7 @@ def report(
             fail(f"unknown edition {name!r}; choose from: {', '.join(EDITIONS)}")
     if paper not in PAPERS:
         fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
-    shown = [load_job(job).name for job in jobs] if jobs else None
+    shown = [load_job(job, force=True).name for job in jobs] if jobs else None
     _check_out(out)
     meta = _meta(jobs)
 

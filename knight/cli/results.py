@@ -108,7 +108,7 @@ def results(
     path = store_path(store)
     from knight.runner import load_job
 
-    name = load_job(job).name if job and job.endswith(".toml") else job
+    name = load_job(job, force=True).name if job and job.endswith(".toml") else job
     with Store(path, read_only=True) as opened:
         opened.refuse_if_damaged()
         known = opened.jobs()

@@ -37,6 +37,9 @@ def run(
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
     verbose: VerboseOption = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Run a job of more than 10,000,000 tasks (refused otherwise).")
+    ] = False,
 ) -> int:
     """Run the sweeps of the job files; tasks already in the store are not run again.
 
@@ -47,7 +50,7 @@ def run(
     check_run_options(workers, executor, scheduler)
     from knight.runner import default_workers, load_job
 
-    loaded = [load_job(path) for path in jobs]  # every file is checked before anything runs
+    loaded = [load_job(path, force=force) for path in jobs]  # every file is checked before anything runs
     names = [job.name for job in loaded]
     for name in names:
         if names.count(name) > 1:

@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperCommand
 
 from knight.cli import app, parse_square
-from knight.engine import Board, Tour, find_tour
+from knight.engine import Board, InvalidInput, Tour, find_tour
 from knight.engine.methods import METHODS
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
 
@@ -77,22 +77,51 @@ def tour(
     removed = [parse_square(text) for text in remove or []] or None
     given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
     params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-    found = find_tour(board, (start[0], start[1]), method, **params)
+    found = _stuck_tour(board, (start[0], start[1]), method, params) or find_tour(
+        board, (start[0], start[1]), method, **params
+    )
     typer.echo(json.dumps({**found.to_dict(), "theory": str(theory(found))}) if as_json else describe(found))
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
+
+
+def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: dict[str, Any]) -> Tour | None:
+    """On a board of one row or one column the knight has no move at all: the tour is the start square
+    alone, whatever the method. Answered at once from a 1 x 2 board (where the method's parameters are
+    checked and its work counted the same), not by building the move tables of up to 16,777,216
+    squares; None when the shortcut does not apply (another board, removed squares, or a method
+    that refuses the small board, which then runs as usual and says why)."""
+    if min(board.n, board.m) != 1 or board.size <= 2 or "removed" in params or not board.contains(start):
+        return None
+    try:
+        small = find_tour(Board(1, 2), (0, 0), method, **params)
+    except InvalidInput:
+        return None
+    return Tour(
+        board,
+        np.array([board.index(start)]),
+        small.method,
+        small.params,
+        small.work,
+        small.work_unit,
+        small.budget_exhausted,
+    )
 
 
 def format_array(numbers: np.ndarray) -> str:
     """The homework array with aligned columns."""
     width = len(str(int(numbers.max())))
     # Written digit by digit into one byte array: a 1000 x 1000 array takes ~50 ms, not a second.
-    values = np.asarray(numbers, dtype=np.int64)
+    # int32 (a board has at most 16,777,216 squares) and one byte per digit: 16M squares take ~150 MB, not 500.
+    values = np.asarray(numbers, dtype=np.int32)
     cells = np.full(values.shape + (width + 1,), ord(" "), dtype=np.uint8)
     cells[:, -1, -1] = ord("\n")
     rest = values.copy()
     for place in range(width - 1, -1, -1):
-        shown = (values >= 10 ** (width - 1 - place)) | (place == width - 1)
-        cells[:, :, place] = np.where(shown, ord("0") + rest % 10, ord(" "))
+        digits = (rest % 10).astype(np.uint8)
+        digits += ord("0")
+        if place != width - 1:
+            digits[values < 10 ** (width - 1 - place)] = ord(" ")
+        cells[:, :, place] = digits
         rest //= 10
     return cells.tobytes().decode("ascii")[:-1]
 

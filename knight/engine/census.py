@@ -35,7 +35,10 @@ __all__ = [
     "UnitCount",
     "Census",
     "CensusSpec",
+    "MAX_CENSUS_UNITS",
     "census_units",
+    "census_unit_count",
+    "census_size",
     "assemble",
     "census",
     "count_unit",
@@ -48,6 +51,11 @@ __all__ = [
 MAX_CENSUS_SQUARES = 64
 #: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
 SYMMETRY_LIMIT = 1_000_000
+#: The most units one census may list (about 1 KB of memory each, units and their tasks):
+#: 7 × 7 at depth 8 has 1,239,666. Counted before any is listed (:func:`census_unit_count`).
+MAX_CENSUS_UNITS = 2_000_000
+#: Frontier paths expanded at a time while counting units (keeps the count within a few tens of MB).
+_COUNT_CHUNK = 100_000
 
 
 @dataclass(frozen=True)
@@ -253,26 +261,8 @@ def census_units(
     Reference: Eiffel text, Try_All; the split into (start, first move) units as in
     performance notes of this project.
     """
-    gone = _check_removed(board, removed)
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise InvalidInput(f"depth must be a positive number of moves, got {depth!r}")
-    if board.size > MAX_CENSUS_SQUARES:
-        raise InvalidInput(
-            f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; {board} has {board.size}"
-        )
-    available = [s for s in range(board.size) if s not in gone]
-    if not available:
-        raise InvalidInput(f"every square of the {board} board is removed; leave at least one")
-    if start is not None:
-        first_square = board.index(start)
-        if first_square in gone:
-            raise InvalidInput(f"start {tuple(start)} is a removed square; choose one on the board")
-        starts = [first_square]
-    elif closed:
-        degree = {s: sum(1 for t in board.neighbours[s] if t >= 0 and t not in gone) for s in available}
-        starts = [min(available, key=lambda s: (degree[s], s))]
-    else:
-        starts = sorted({min(orbit) for orbit in _orbits(board, gone).values()})
+    gone, starts = _unit_starts(board, closed, removed, start, depth)
+    census_size(board, closed=closed, removed=removed, start=start, depth=depth)
     removed_squares = tuple(sorted(board.coords(s) for s in gone))
     units = []
     for s in starts:
@@ -290,6 +280,105 @@ def census_units(
                 )
             )
     return units
+
+
+def census_unit_count(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    start: Square | None = None,
+    depth: int = 1,
+    limit: int = MAX_CENSUS_UNITS,
+) -> int | None:
+    """How many units :func:`census_units` would list, counted without listing them; None when more than ``limit``.
+
+    The paths are extended a move at a time as arrays (last square, visited set as a 64-bit word),
+    and the count stops as soon as it passes ``limit``: a path either stops (one unit) or extends,
+    so the units found so far plus the paths still growing never decrease. Time and memory stay
+    within a few times ``limit`` small array entries. A request :func:`census_units` refuses (a depth
+    not below the number of squares, a removed start, ...) raises :class:`InvalidInput` here too.
+
+    >>> census_unit_count(Board(5, 5)), census_unit_count(Board(6, 6), depth=30, limit=1000)
+    (27, None)
+    """
+    gone, starts = _unit_starts(board, closed, removed, start, depth)
+    table = np.asarray(board.neighbours, dtype=np.int64)
+    if gone:
+        table = np.where(np.isin(table, sorted(gone)), -1, table)
+    one = np.uint64(1)
+    total = 0
+    for s in starts:
+        last = np.array([s], dtype=np.int64)
+        visited = np.array([1 << s], dtype=np.uint64)
+        for _ in range(depth):
+            if not len(last):
+                break
+            grown_last, grown_visited = [], []
+            growing = 0
+            for begin in range(0, len(last), _COUNT_CHUNK):
+                ends, seen = last[begin : begin + _COUNT_CHUNK], visited[begin : begin + _COUNT_CHUNK]
+                targets = table[ends]
+                bits = np.left_shift(one, np.maximum(targets, 0).astype(np.uint64))
+                free = (targets >= 0) & ((seen[:, None] & bits) == 0)
+                total += int(np.count_nonzero(~free.any(axis=1)))  # paths that stop here: one unit each
+                rows, cols = np.nonzero(free)
+                grown_last.append(targets[rows, cols])
+                grown_visited.append(seen[rows] | bits[rows, cols])
+                growing += len(rows)
+                if total + growing + len(last) - begin - len(ends) > limit:  # the rest of the frontier: one each
+                    return None
+            last, visited = np.concatenate(grown_last), np.concatenate(grown_visited)
+        total += len(last)
+        if total > limit:
+            return None
+    return total
+
+
+def census_size(
+    board: Board, *, closed: bool = False, removed: Iterable[Square] = (), start: Square | None = None, depth: int = 1
+) -> int:
+    """How many units :func:`census_units` lists; :class:`InvalidInput` past :data:`MAX_CENSUS_UNITS`.
+
+    >>> census_size(Board(6, 6), depth=3)
+    428
+    """
+    count = census_unit_count(board, closed=closed, removed=removed, start=start, depth=depth)
+    if count is None:
+        raise InvalidInput(
+            f"depth {depth} splits the census of {board} into more than {MAX_CENSUS_UNITS:,} units, "
+            "too many to list in memory; use a smaller depth"
+        )
+    return count
+
+
+def _unit_starts(
+    board: Board, closed: bool, removed: Iterable[Square], start: Square | None, depth: int
+) -> tuple[set[int], list[int]]:
+    """Check a census's request and give its removed squares and the start squares its units begin on."""
+    gone = _check_removed(board, removed)
+    if board.size > MAX_CENSUS_SQUARES:
+        raise InvalidInput(
+            f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; {board} has {board.size}"
+        )
+    available = [s for s in range(board.size) if s not in gone]
+    if not available:
+        raise InvalidInput(f"every square of the {board} board is removed; leave at least one")
+    deepest = max(1, len(available) - 1)  # a path of len(available) - 1 moves is a whole tour
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= deepest:
+        raise InvalidInput(
+            f"depth must be a positive number of moves, at most {deepest} (below the {len(available)} squares "
+            f"of {board}), got {depth!r}"
+        )
+    if start is not None:
+        first_square = board.index(start)
+        if first_square in gone:
+            raise InvalidInput(f"start {tuple(start)} is a removed square; choose one on the board")
+        return gone, [first_square]
+    if closed:
+        degree = {s: sum(1 for t in board.neighbours[s] if t >= 0 and t not in gone) for s in available}
+        return gone, [min(available, key=lambda s: (degree[s], s))]
+    return gone, sorted({min(orbit) for orbit in _orbits(board, gone).values()})
 
 
 def _paths(board: Board, gone: set[int], path: list[int], depth: int) -> list[list[int]]:

@@ -40,6 +40,14 @@ result goes to the store's ``estimates`` table::
     params = {probes = 1_000_000, seed = 0, rate_nodes = 5_000_000}
                                         # probes 1..10^7; rate_nodes: plain backtracking to time (0: none)
 
+Every size is bounded, and checked before anything is listed: a board's sides at most
+:data:`MAX_SIDE` in a range (``"5..4096"``) and its squares at most 16,777,216; at most
+:data:`MAX_BOARDS` boards a sweep; ``repeats`` at most :data:`MAX_REPEATS`; a census's depth
+below its number of squares and at most 2,000,000 units a census
+(:data:`~knight.engine.census.MAX_CENSUS_UNITS`); and at most :data:`MAX_TASKS` tasks a job,
+counted arithmetically (boards × starts × parameter grid × repeats) before any task is built,
+unless ``knight run --force``.
+
 A file that is not valid TOML, has an unknown key, names a method or parameter that does
 not exist, or an impossible board or start, raises :class:`JobError` with one line naming
 the file, the key and what would be valid.
@@ -49,6 +57,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import re
 import tomllib
@@ -58,8 +67,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from knight.engine import METHODS, Board, InvalidInput, check_parameters
-from knight.engine.board import Square
-from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec
+from knight.engine.board import MAX_SQUARES, Square
+from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
@@ -73,6 +82,11 @@ __all__ = [
     "SWEEP_METHODS",
     "MAX_PROBES",
     "MAX_RATE_NODES",
+    "MAX_SIDE",
+    "MAX_BOARDS",
+    "MAX_REPEATS",
+    "MAX_TASKS",
+    "start_count",
     "Sweep",
     "Job",
     "start_squares",
@@ -114,6 +128,14 @@ SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
+#: The largest side a board range may reach ("A..B" with B at most this): 4096 x 4096 is the board limit.
+MAX_SIDE = 4096
+#: The most boards one sweep may list.
+MAX_BOARDS = 100_000
+#: The most seeds ``repeats`` may ask for.
+MAX_REPEATS = 100_000
+#: The most tasks a job may have, counted before it is expanded (``knight run --force`` lifts it).
+MAX_TASKS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -130,6 +152,12 @@ class Sweep:
     def censuses(self) -> list[CensusPlan]:
         """The censuses of a census sweep, one per board and parameter set (none for other methods)."""
         return list(self.plans)
+
+    def count(self) -> int:
+        """How many tasks the sweep has, counted without listing them (an upper bound: another sweep may share some)."""
+        if self.method == CENSUS:
+            return sum(len(plan.tasks) for plan in self.plans)
+        return sum(start_count(board, self.starts) for board in self.boards) * len(self.param_grid)
 
     def tasks(self) -> Iterator[Task]:
         """Every task of the sweep, in a fixed order: board, then start, then parameters (a census:
@@ -176,13 +204,26 @@ def start_squares(board: Board, starts: Any) -> list[Square]:
         return sorted({(0, 0), (0, board.m - 1), (board.n - 1, 0), (board.n - 1, board.m - 1)})
     if isinstance(starts, tuple) and starts and starts[0] == "sample":
         _, count, seed = starts
-        squares = [(row, col) for row in range(board.n) for col in range(board.m)]
-        return sorted(random.Random(f"{seed}:{board}").sample(squares, min(count, len(squares))))
+        # random.sample picks by index alone: sampling the indices picks the squares a list of them would
+        picked = random.Random(f"{seed}:{board}").sample(range(board.size), min(count, board.size))
+        return sorted(divmod(index, board.m) for index in picked)
     return list(starts)
 
 
-def load_job(path: str | Path) -> Job:
-    """Read and check the job file at ``path``; raise :class:`JobError` (one line) if it cannot be run."""
+def start_count(board: Board, starts: Any) -> int:
+    """How many start squares :func:`start_squares` gives on ``board``, without listing them."""
+    if starts == "all":
+        return board.size
+    if starts == "corners":
+        return len(start_squares(board, starts))
+    if isinstance(starts, tuple) and starts and starts[0] == "sample":
+        return min(starts[1], board.size)
+    return len(starts)
+
+
+def load_job(path: str | Path, *, force: bool = False) -> Job:
+    """Read and check the job file at ``path``; raise :class:`JobError` (one line) if it cannot be run
+    (or has more than :data:`MAX_TASKS` tasks, unless ``force``)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -192,12 +233,13 @@ def load_job(path: str | Path) -> Job:
         raise JobError(f"{path}: cannot read the job file: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise JobError(f"{path}: not valid TOML: {error}") from None
-    return parse_job(data, path)
+    return parse_job(data, path, force=force)
 
 
-def parse_job(data: dict[str, Any], path: Path) -> Job:
-    """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`."""
-    where = _Where(path)
+def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job:
+    """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`; its size is counted
+    before each sweep is expanded, and more than :data:`MAX_TASKS` tasks are refused unless ``force``."""
+    where = _Where(path, budget=_Budget(None if force else MAX_TASKS))
     _no_unknown_keys(data, JOB_KEYS, where, "")
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
@@ -212,14 +254,33 @@ def parse_job(data: dict[str, Any], path: Path) -> Job:
     return Job(name, path, data.get("description", ""), data.get("source", ""), parsed)
 
 
-class _Where:
-    """Where in which file a key is, for messages."""
+class _Budget:
+    """The tasks a job has been counted to have so far, against its bound (None: no bound)."""
 
-    def __init__(self, path: Path, prefix: str = "") -> None:
+    def __init__(self, limit: int | None) -> None:
+        self.limit, self.tasks = limit, 0
+
+
+class _Where:
+    """Where in which file a key is, for messages; and the job's task count so far."""
+
+    def __init__(self, path: Path, prefix: str = "", budget: _Budget | None = None) -> None:
         self.path, self.prefix = path, prefix
+        self.budget = budget or _Budget(MAX_TASKS)
 
     def child(self, name: str) -> _Where:
-        return _Where(self.path, f"{self.prefix}{name}.")
+        return _Where(self.path, f"{self.prefix}{name}.", self.budget)
+
+    def count(self, key: str, tasks: int) -> None:
+        """Add ``tasks`` to the job's count, and refuse the job (naming ``key``) when it passes the bound."""
+        self.budget.tasks += tasks
+        limit = self.budget.limit
+        if limit is not None and self.budget.tasks > limit:
+            self.fail(
+                key,
+                f"the job has more than {limit:,} tasks (at least {self.budget.tasks:,} counted so far); "
+                "make it smaller (fewer boards, starts, parameter values or repeats) or pass --force to knight run",
+            )
 
     def fail(self, key: str, message: str) -> NoReturn:
         raise JobError(f"{self.path}: {self.prefix}{key}: {message}")
@@ -254,7 +315,7 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
     if isinstance(params, dict) and "removed" in params and "removed" in METHODS[method].parameters:
         params = {name: value for name, value in params.items() if name != "removed"}
         removed = _parse_removed(table["params"]["removed"], boards, starts, where)
-    grid = _parse_params(method, params, table.get("repeats"), where)
+    grid = _parse_params(method, params, table.get("repeats"), where, sum(start_count(b, starts) for b in boards))
     if removed:  # one set of squares for every task of the sweep
         grid = tuple({**params, "removed": removed} for params in grid)
     for params in grid:
@@ -266,7 +327,9 @@ def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
                     "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
                     "put it in a sweep of its own",
                 )
-    return Sweep(label, method, boards, starts, grid)
+    sweep = Sweep(label, method, boards, starts, grid)
+    where.count("boards", sweep.count())
+    return sweep
 
 
 CENSUS_PARAMS = {
@@ -305,6 +368,17 @@ def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label:
             "starts",
             'a closed census searches from one square (every closed tour passes through all); use starts = "all"',
         )
+    for board in boards:  # counted first: a census's units are listed only when the job's size allows
+        for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
+            spec = CensusSpec(board.n, board.m, is_closed, removed_squares, None if starts == "all" else starts, depth)
+            try:
+                units = sum(
+                    census_size(board, closed=is_closed, removed=removed_squares, start=start, depth=depth)
+                    for start in (spec.starts or (None,))
+                )
+            except InvalidInput as error:
+                where.fail("params", f"{board}: {error}")
+            where.count("params.depth", units)
     plans = []
     for board in boards:
         for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
@@ -355,11 +429,16 @@ def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], labe
             where.fail(f"params.{name}", f"must be {ESTIMATE_PARAMS[name].split(' (')[0]}, got {value!r}")
         choices[name] = values
     names = list(choices)
+    _grid_fits(
+        math.prod(len(values) for values in choices.values()), sum(start_count(b, starts) for b in boards), where
+    )
     grid = tuple(
         {**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
         for combination in itertools.product(*(choices[name] for name in names))
     )
-    return Sweep(label, ESTIMATE, boards, starts, grid)
+    sweep = Sweep(label, ESTIMATE, boards, starts, grid)
+    where.count("boards", sweep.count())
+    return sweep
 
 
 def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) -> None:
@@ -392,32 +471,47 @@ def _parse_removed(value: Any, boards: tuple[Board, ...], starts: Any, where: _W
 
 
 def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
+    """The boards a sweep names, each once; every range is checked and counted before a board is listed."""
     items = value if isinstance(value, list) else [value]
     if not items:
         where.fail("boards", f"give at least one board: {_BOARD_FORMS}")
-    boards: list[Board] = []
+    ranges: list[tuple[Any, range, range]] = []
     for item in items:
         if isinstance(item, bool) or not isinstance(item, (int, str)):
             where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
-        match = _BOARD_PATTERN.match(str(item))
+        match = _BOARD_PATTERN.match(str(item)) if len(str(item)) <= 100 else None
         if not match:
             where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
-        low, high, low_m, high_m = match.groups()
-        rows = range(int(low), int(high or low) + 1)
-        if low_m is None:
-            sizes = [(n, n) for n in rows]
-        else:
-            sizes = [(n, m) for n in rows for m in range(int(low_m), int(high_m or low_m) + 1)]
-        if not sizes:
+        low, high, low_m, high_m = (None if text is None else int(text) for text in match.groups())
+        rows, cols = _sides(item, low, high, where), _sides(item, low_m, high_m, where)
+        if not rows or (low_m is not None and not cols):
             where.fail("boards", f"{item!r} is an empty range; write A..B with A <= B")
-        for n, m in sizes:
+        ranges.append((item, rows, cols))
+    listed = sum(len(rows) * (len(cols) if len(cols) else 1) for _, rows, cols in ranges)
+    if listed > MAX_BOARDS:
+        where.fail("boards", f"{listed:,} boards; a sweep takes at most {MAX_BOARDS:,}: split it or narrow the ranges")
+    boards: dict[Board, None] = {}
+    for item, rows, cols in ranges:
+        for n, m in ((n, m) for n in rows for m in cols) if len(cols) else ((n, n) for n in rows):
             try:
-                board = Board(n, m)
+                boards[Board(n, m)] = None
             except InvalidInput as error:
                 where.fail("boards", f"{item!r}: {error}")
-            if board not in boards:
-                boards.append(board)
     return tuple(boards)
+
+
+def _sides(item: Any, low: int | None, high: int | None, where: _Where) -> range:
+    """The sides ``low..high`` of a board item (one side when ``high`` is None; none when ``low`` is None):
+    a range may reach :data:`MAX_SIDE`, one side :data:`~knight.engine.board.MAX_SQUARES` (a 1 x N board)."""
+    if low is None:
+        return range(0)
+    if high is None:
+        if low > MAX_SQUARES:
+            where.fail("boards", f"{item!r}: a side of {low:,} squares is past the limit of {MAX_SQUARES:,} squares")
+        return range(low, low + 1)
+    if high > MAX_SIDE:
+        where.fail("boards", f"{item!r}: a range of sides ends at most at {MAX_SIDE} (4096 x 4096 is the board limit)")
+    return range(low, high + 1)
 
 
 def _parse_starts(value: Any, boards: tuple[Board, ...], where: _Where) -> Any:
@@ -462,7 +556,20 @@ def _seeded(method: str, params: dict[str, Any]) -> bool:
     return method == RANDOM_WALK or params.get("tie") == "random"
 
 
-def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple[dict[str, Any], ...]:
+def _grid_fits(grid: int, starts: int, where: _Where) -> None:
+    """Refuse a parameter grid of ``grid`` sets, over ``starts`` boards' start squares, past the job's bound."""
+    limit = where.budget.limit
+    if limit is not None and grid * starts + where.budget.tasks > limit:
+        where.fail(
+            "params" if grid > 1 else "boards",
+            f"{grid:,} parameter set{'s' if grid != 1 else ''} over {starts:,} start squares make more than {limit:,} "
+            "tasks; "
+            "make the sweep smaller or pass --force to knight run",
+        )
+
+
+def _parse_params(method: str, value: Any, repeats: Any, where: _Where, starts: int) -> tuple[dict[str, Any], ...]:
+    """The parameter grid of a sweep over ``starts`` start squares in all, counted before it is built."""
     if not isinstance(value, dict):
         where.fail("params", 'must be a table such as {tie = ["first", "random"]}')
     try:
@@ -480,8 +587,8 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
             if (problem := accepted[name].problem(v)) is not None:
                 where.fail(f"params.{name}", problem)
     if repeats is not None:
-        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-            where.fail("repeats", f"must be a positive number of seeds, got {repeats!r}")
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEATS:
+            where.fail("repeats", f"must be a number of seeds 1..{MAX_REPEATS:,}, got {repeats!r}")
         if method != RANDOM_WALK and "random" not in choices.get("tie", []):
             where.fail(
                 "repeats",
@@ -492,6 +599,8 @@ def _parse_params(method: str, value: Any, repeats: Any, where: _Where) -> tuple
     grid: list[dict[str, Any]] = []
     seeds = choices.pop("seed", None)
     names = list(choices)
+    per_set = len(seeds) if seeds is not None else (repeats or 1)  # at most, for the seeded sets
+    _grid_fits(math.prod(len(values) for values in choices.values()) * per_set, starts, where)
     for combination in itertools.product(*(choices[name] for name in names)):
         params = {**METHODS[method].defaults(), **dict(zip(names, combination))}
         if _seeded(method, params):
