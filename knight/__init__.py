@@ -11,10 +11,13 @@ True
 
 from typing import TYPE_CHECKING, Any
 
+from knight.errors import *  # noqa: F403 - the error tree is public; the module imports nothing itself
+from knight.errors import __all__ as _ERRORS
+
 __version__ = "0.1.0"
 
-#: Each public name and the module that defines it: loaded on first use, so that `import knight`
-#: (and the command line, which starts with it) costs nothing until a name is asked for.
+#: Each public name of the engine and the module that defines it: loaded on first use, so that
+#: `import knight` (and the command line, which starts with it) costs nothing until one is asked for.
 _HOMES = {
     "Board": "knight.engine.board",
     "Tour": "knight.engine.tour",
@@ -26,49 +29,9 @@ _HOMES = {
     "TIE_BREAKS": "knight.engine.greedy",
     "HORIZONTAL": "knight.engine.board",
     "VERTICAL": "knight.engine.board",
-    **{
-        name: "knight.errors"
-        for name in (
-            "KnightError",
-            "InvalidInput",
-            "InvalidTour",
-            "JobError",
-            "Unreadable",
-            "StoreError",
-            "StoreVersionError",
-            "MissingData",
-            "PathNotKept",
-            "RenderError",
-        )
-    },
 }
 
-
-__all__ = [
-    "__version__",
-    # the engine
-    "Board",
-    "Tour",
-    "find_tour",
-    "census",
-    "open_tour_verdict",
-    "closed_tour_verdict",
-    "METHODS",
-    "TIE_BREAKS",
-    "HORIZONTAL",
-    "VERTICAL",
-    # the errors, one tree rooted at KnightError
-    "KnightError",
-    "InvalidInput",
-    "InvalidTour",
-    "JobError",
-    "Unreadable",
-    "StoreError",
-    "StoreVersionError",
-    "MissingData",
-    "PathNotKept",
-    "RenderError",
-]
+__all__ = ["__version__", *_HOMES, *_ERRORS]
 
 
 def __getattr__(name: str) -> Any:
@@ -85,22 +48,14 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-if TYPE_CHECKING:
-    from knight.engine.board import HORIZONTAL, VERTICAL, Board
-    from knight.engine.census import census
-    from knight.engine.greedy import TIE_BREAKS
-    from knight.engine.methods import METHODS, find_tour
-    from knight.engine.theory import closed_tour_verdict, open_tour_verdict
-    from knight.engine.tour import Tour
-    from knight.errors import (
-        InvalidInput,
-        InvalidTour,
-        JobError,
-        KnightError,
-        MissingData,
-        PathNotKept,
-        RenderError,
-        StoreError,
-        StoreVersionError,
-        Unreadable,
-    )
+if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-export)
+    from knight.engine.board import HORIZONTAL as HORIZONTAL
+    from knight.engine.board import VERTICAL as VERTICAL
+    from knight.engine.board import Board as Board
+    from knight.engine.census import census as census
+    from knight.engine.greedy import TIE_BREAKS as TIE_BREAKS
+    from knight.engine.methods import METHODS as METHODS
+    from knight.engine.methods import find_tour as find_tour
+    from knight.engine.theory import closed_tour_verdict as closed_tour_verdict
+    from knight.engine.theory import open_tour_verdict as open_tour_verdict
+    from knight.engine.tour import Tour as Tour

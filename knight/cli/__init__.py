@@ -64,10 +64,10 @@ def parse_square(text: str) -> tuple[int, int]:
     return row, col
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with one line on stderr and the bad-input exit status."""
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Stop with one line on stderr and ``status`` (by default the bad-input one)."""
     typer.echo(f"knight: error: {message}", err=True)
-    raise SystemExit(EXIT_BAD_INPUT)
+    raise SystemExit(status)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -79,8 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         status = app(args=argv, prog_name="knight", standalone_mode=False)
     except KnightError as error:  # every error knight raises on purpose: one line, its exit status
-        typer.echo(f"knight: error: {error}", err=True)
-        raise SystemExit(error.exit_status) from None
+        fail(str(error), error.exit_status)
     except ClickException as error:  # usage errors: unknown option, not an integer, missing argument
         message = error.format_message().strip()
         if not message:  # `knight` alone: the help is already printed

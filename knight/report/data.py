@@ -17,7 +17,8 @@ def load_store(store: Path) -> tuple[Results, list[CensusRecord], list[EstimateR
     """Everything the report reads, from one opening of the store: the tours (:func:`load_results`),
     the censuses (:func:`load_census`) and the tree-size estimates (:func:`load_estimates`)."""
     with _reading(store) as opened:
-        return Results(opened.tours()), opened.censuses(), _with_census_tours(opened.estimates(), opened)
+        censuses = opened.censuses()
+        return Results(opened.tours()), censuses, _with_census_tours(opened.estimates(), censuses)
 
 
 def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Results:
@@ -52,13 +53,13 @@ def load_estimates(store: Path) -> list[EstimateRecord]:
     6 × 6 census from the corner); nothing is computed here.
     """
     with _reading(store) as opened:
-        return _with_census_tours(opened.estimates(), opened)
+        estimates = opened.estimates()
+        return _with_census_tours(estimates, opened.censuses() if any(e.exact_tours is None for e in estimates) else [])
 
 
-def _with_census_tours(stored: list[EstimateRecord], opened: Store) -> list[EstimateRecord]:
+def _with_census_tours(stored: list[EstimateRecord], censuses: list[CensusRecord]) -> list[EstimateRecord]:
     """The estimates, each with the exact tours from its start taken from a complete open census
     where the task itself did not count them."""
-    censuses = opened.censuses() if any(s.exact_tours is None for s in stored) else []
     counted: dict[tuple[int, int, int, int], int] = {}  # (n, m, row, col): directed open tours from there
     for found in censuses:
         if found.complete and not found.closed and not found.removed:

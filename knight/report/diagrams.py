@@ -69,37 +69,22 @@ def tour_svg(
     last = len(centres)
     width = SQUARE / 16 if max(board.n, board.m) <= DETAILED_UP_TO else SQUARE / 4
     if tour.closed:
-        (x0, y0), (x1, y1) = centres[-1], centres[0]
-        ET.SubElement(
+        _line(
             svg,
-            "line",
-            {
-                "x1": _f(x0),
-                "y1": _f(y0),
-                "x2": _f(x1),
-                "y2": _f(y1),
-                "stroke": PATH,
-                "stroke-width": _f(width),
-                "stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}",
-                "class": "closing-move",
-                "data-step": str(last),
-            },
+            centres[-1],
+            centres[0],
+            stroke=PATH,
+            width=width,
+            **{"stroke-dasharray": f"{_f(width * 3)} {_f(width * 2)}", "class": "closing-move", "data-step": str(last)},
         )
     for a, b in highlight:
-        (x0, y0), (x1, y1) = _centre(*a), _centre(*b)
-        ET.SubElement(
+        _line(
             svg,
-            "line",
-            {
-                "x1": _f(x0),
-                "y1": _f(y0),
-                "x2": _f(x1),
-                "y2": _f(y1),
-                "stroke": HIGHLIGHT,
-                "stroke-width": _f(width * 3.5),
-                "stroke-linecap": "round",
-                "class": "highlight",
-            },
+            _centre(*a),
+            _centre(*b),
+            stroke=HIGHLIGHT,
+            width=width * 3.5,
+            **{"stroke-linecap": "round", "class": "highlight"},
         )
     if len(centres) > 1:
         ET.SubElement(
@@ -359,6 +344,32 @@ def _label(svg: ET.Element, centre: tuple[float, float], text: str, colour: str,
         },
     )
     node.text = text
+
+
+def _line(
+    svg: ET.Element,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    *,
+    stroke: str,
+    width: float,
+    **attributes: str,
+) -> None:
+    """A straight line between two points (square centres), drawn ``width`` wide."""
+    (x1, y1), (x2, y2) = start, end
+    ET.SubElement(
+        svg,
+        "line",
+        {
+            "x1": _f(x1),
+            "y1": _f(y1),
+            "x2": _f(x2),
+            "y2": _f(y2),
+            "stroke": stroke,
+            "stroke-width": _f(width),
+            **attributes,
+        },
+    )
 
 
 def _corner(row: int, col: int) -> tuple[float, float]:
