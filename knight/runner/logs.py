@@ -1,7 +1,10 @@
 """Logging for a run: every worker's lines go to one stream, each naming its process.
 
 With the fork start method the workers' records go through multiprocessing-logging (its
-handler forwards them over a queue to the parent, which writes them). That package refuses
+handler forwards them over a queue to the parent, which writes them). The parent's own records
+are written directly, never through that queue: a worker killed while it holds the queue's write
+lock (SIGKILL, the out-of-memory killer) would otherwise block the parent's writes and hang its
+exit, where Python waits for the queue's feeder thread. That package refuses
 any start method but fork, and Python 3.14 no longer defaults to fork on Linux; where fork
 is not available the standard library's QueueHandler/QueueListener do the same work. Either
 way logging never stops a run.
@@ -12,8 +15,11 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+import multiprocessing_logging
 
 __all__ = ["FORMAT", "run_logging"]
 
@@ -38,10 +44,7 @@ def run_logging(
         logger.removeHandler(old)
     try:
         if method == "fork" and _fork_is_default():
-            import multiprocessing_logging
-
-            logger.addHandler(handler)
-            multiprocessing_logging.install_mp_handler(logger)
+            logger.addHandler(_RunnerWritesDirectly(handler))
             try:
                 yield None
             finally:
@@ -56,6 +59,21 @@ def run_logging(
         logger.propagate = saved[1]
         for old in saved[2]:
             logger.addHandler(old)
+
+
+class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # type: ignore[misc]
+    """multiprocessing-logging's handler, but the records of the process that made it (the runner)
+    go straight to the wrapped handler instead of through the queue."""
+
+    def __init__(self, sub_handler: logging.Handler) -> None:
+        super().__init__("knight-log", sub_handler=sub_handler)
+        self._runner = os.getpid()
+
+    def _send(self, record: logging.LogRecord) -> None:
+        if os.getpid() == self._runner:
+            self.sub_handler.handle(record)
+        else:
+            super()._send(record)
 
 
 def _fork_is_default() -> bool:
