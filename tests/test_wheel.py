@@ -177,3 +177,32 @@ def test_the_wheel_carries_every_file_the_package_reads(installed: Path) -> None
     }
     missing = sorted(str(path) for path in wanted if not (installed / "knight" / path).is_file())
     assert wanted and missing == []
+
+
+def test_the_installed_copy_finds_its_shipped_jobs_by_name(installed: Path, elsewhere: Path) -> None:
+    """`knight run homework-8` works without a checkout: the name resolves to the install's package data."""
+    code = "from knight.runner.jobs import load_job; from knight.runner.shipped import job_file; "
+    code += "print(job_file('homework-8')); print(load_job('full/board-sizes-1000', force=True).name)"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=elsewhere,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found, name = done.stdout.split()
+    assert Path(found) == installed / "knight" / "jobs" / "homework-8.toml"
+    assert name == tomllib.loads((REPO / "jobs" / "full" / "board-sizes-1000.toml").read_text())["name"]
+
+
+def test_a_job_file_that_exists_wins_over_a_shipped_job_of_that_name(tmp_path: Path, monkeypatch) -> None:
+    from knight.runner.jobs import load_job
+    from knight.runner.shipped import job_file
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "homework-8.toml").write_text(TINY_JOB)
+    assert load_job("homework-8.toml").name == "tiny"
+    assert load_job("homework-8").name == "homework-8"  # no file of that name here: the shipped job
+    assert job_file("no-such-job") == Path("no-such-job")
