@@ -8,7 +8,8 @@ with PYTHONPATH pointing at the install: `knight tour 8`, `knight run` on a smal
 --no-pdf`. Python's import log (PYTHONVERBOSE) shows where every knight module came from: all from the
 install, none from the checkout (the editable install's finder would otherwise serve them). The
 report's colophon must name the version of the installed metadata and the commit the build recorded,
-never the commit of the directory it runs in. About 6 s on this machine (building: about 1 s).
+never the commit of the directory it runs in. About 7.5 s for this file on this machine (building and
+installing: 1.5 s; the three commands: 5.3 s).
 """
 
 from __future__ import annotations
