@@ -12,7 +12,7 @@ JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
 help:
 	@echo "make report  - run the shipped jobs and write the report to reports/out/ (FULL=1: heavy studies too)"
 	@echo "make test    - lint, type-check and run the test suite"
-	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine)"
+	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine), actionlint"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
 	@echo "make clean   - remove the virtual environment and generated files"
 
@@ -44,12 +44,14 @@ browser:
 		echo "installing Chromium (for the browser test)"; \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-# Lint and types: ruff (rules and formatting), mypy on the package and --strict on the engine.
+# Lint and types: ruff (rules and formatting), mypy on the package and --strict on the engine, and actionlint
+# on the GitHub workflows.
 lint: $(STAMP)
-	$(BIN)/ruff check knight tests benchmarks tools
-	$(BIN)/ruff format --check knight tests benchmarks tools
+	$(BIN)/ruff check knight tests benchmarks tools setup.py
+	$(BIN)/ruff format --check knight tests benchmarks tools setup.py
 	$(BIN)/mypy
 	$(BIN)/mypy --strict knight/engine
+	$(BIN)/actionlint .github/workflows/*.yml
 
 test: $(STAMP) system-libraries browser lint
 	$(BIN)/python -m pytest

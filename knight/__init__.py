@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from knight.errors import *  # noqa: F403 - the error tree is public; the module imports nothing itself
 from knight.errors import __all__ as _ERRORS
 
-__version__ = "0.1.0"
+#: The distribution that installs this package (``knight`` on the public index is another project's).
+_DISTRIBUTION = "knights-tour-lab"
 
 #: Each public name of the engine and the module that defines it: loaded on first use, so that
 #: `import knight` (and the command line, which starts with it) costs nothing until one is asked for.
@@ -34,7 +35,21 @@ _HOMES = {
 __all__ = ["__version__", *_HOMES, *_ERRORS]
 
 
+def _version() -> str:
+    """The installed distribution's version (its metadata, as pip installed it); ``0+unknown`` when this
+    copy was never installed (run from a source tree on PYTHONPATH)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(_DISTRIBUTION)
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # read on first use: importlib.metadata costs ~25 ms at import
+        globals()[name] = _version()
+        return globals()[name]
     if name in _HOMES:
         import importlib
 
@@ -49,6 +64,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-export)
+    __version__: str
     from knight.engine.board import HORIZONTAL as HORIZONTAL
     from knight.engine.board import VERTICAL as VERTICAL
     from knight.engine.board import Board as Board

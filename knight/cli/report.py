@@ -93,18 +93,39 @@ def _meta(jobs: list[Path]) -> dict[str, Any]:
 
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch else datetime.datetime.now(datetime.UTC)
-    try:
-        commit = (
-            subprocess.run(
-                ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
-            ).stdout.strip()
-            or "unknown"
-        )
-    except OSError:
-        commit = "unknown"
+    commit = _commit()
+    from knight.runner.shipped import job_file
+
     listed = []
-    for job in sorted(jobs):
+    for job in sorted(job_file(job) for job in jobs):  # a shipped job may be named: hash its file
         if not job.exists():
             fail(f"job file {job} does not exist")
         listed.append({"name": job.stem, "hash": hashlib.sha256(job.read_bytes()).hexdigest()[:12]})
     return {"version": __version__, "commit": commit, "date": moment.strftime("%Y-%m-%d"), "jobs": listed}
+
+
+def _commit() -> str:
+    """The commit this copy of knight was built from, never the current directory's: an installed wheel's
+    ``knight/_build.json`` (written at build time by setup.py; its commit is null when the build had no
+    git); without that file (an editable install, a source tree) the checkout the package itself sits in,
+    or ``unknown``."""
+    import importlib.resources
+    import json
+
+    package = importlib.resources.files("knight")
+    try:
+        return json.loads(package.joinpath("_build.json").read_text(encoding="utf-8"))["commit"] or "unknown"
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
+    checkout = Path(str(package)).parent
+    if not (checkout / ".git").exists():
+        return "unknown"
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return found.stdout.strip() or "unknown"

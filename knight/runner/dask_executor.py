@@ -1,4 +1,4 @@
-"""Send a sweep's tasks to a Dask distributed cluster (the optional extra ``knight[dask]``)."""
+"""Send a sweep's tasks to a Dask distributed cluster (the optional extra ``knights-tour-lab[dask]``)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class DaskExecutor:
         try:
             from distributed import Client, LocalCluster, as_completed
         except ImportError:
-            raise InvalidInput("--executor dask needs the dask extra: pip install 'knight[dask]'") from None
+            raise InvalidInput("--executor dask needs the dask extra: pip install 'knights-tour-lab[dask]'") from None
         cluster = None
         try:
             if self.address:

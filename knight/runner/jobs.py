@@ -71,6 +71,7 @@ from knight.engine.board import MAX_SQUARES, Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
+from knight.runner.shipped import job_file, shipped_jobs
 from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
 
 __all__ = [
@@ -223,12 +224,16 @@ def start_count(board: Board, starts: Any) -> int:
 
 def load_job(path: str | Path, *, force: bool = False) -> Job:
     """Read and check the job file at ``path``; raise :class:`JobError` (one line) if it cannot be run
-    (or has more than :data:`MAX_TASKS` tasks, unless ``force``)."""
-    path = Path(path)
+    (or has more than :data:`MAX_TASKS` tasks, unless ``force``). A job shipped with knight may be named
+    instead of given by path (``homework-8``: :func:`~knight.runner.shipped.job_file`)."""
+    path = job_file(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise JobError(f"{path}: no such job file; give the path of a .toml file (see jobs/)") from None
+        raise JobError(
+            f"{path}: no such job file; give the path of a .toml file or the name of a shipped job "
+            f"({', '.join(shipped_jobs())})"
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise JobError(f"{path}: cannot read the job file: {error}") from None
     except tomllib.TOMLDecodeError as error:
