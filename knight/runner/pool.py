@@ -138,18 +138,39 @@ class ProcessPool:
         log.debug("started worker %d", process.pid)
         return _Worker(process, parent_end, running)
 
-    def run(self, tasks: list[Task], on_results: Callable[[list[TaskResult]], None]) -> None:
-        """Run ``tasks``; call ``on_results`` with each finished chunk's results. Every task ends
-        with exactly one result (a tour, or a failure with its reason)."""
+    def run(
+        self,
+        tasks: list[Task],
+        on_results: Callable[[list[TaskResult]], None],
+        claim: Callable[[list[Task]], list[Task]] | None = None,
+    ) -> None:
+        """Run ``tasks``; call ``on_results`` with each finished chunk's results. Every task run
+        ends with exactly one result (a tour, or a failure with its reason).
+
+        With ``claim``, each chunk is passed through it just before it is sent to a worker, and
+        only the tasks it returns are run (those another run has claimed are left to that run);
+        a worker is started only when there is a chunk for it.
+        """
         queue: deque[list[Task]] = deque(split(tasks, self.workers))
         crashes: Counter[str] = Counter()
-        workers = [self._start_worker() for _ in range(min(self.workers, len(queue)))]
+        workers: list[_Worker] = []
+        claimed: deque[list[Task]] = deque()  # claimed for a worker about to start
+
+        def next_chunk() -> list[Task]:
+            if claimed:
+                return claimed.popleft()
+            while queue:
+                chunk = queue.popleft()
+                chunk = claim(chunk) if claim is not None else chunk
+                if chunk:
+                    return chunk
+            return []
 
         def feed(worker: _Worker) -> None:
-            while queue and len(worker.sent) < IN_FLIGHT:
-                worker.sent.append(queue.popleft())
+            while len(worker.sent) < IN_FLIGHT and (chunk := next_chunk()):
+                worker.sent.append(chunk)
                 try:
-                    worker.connection.send(worker.sent[-1])
+                    worker.connection.send(chunk)
                 except OSError:  # the worker has died: the chunk goes back to the queue when it is replaced
                     return
 
@@ -157,6 +178,13 @@ class ProcessPool:
             while True:
                 for worker in workers:
                     feed(worker)
+                while len(workers) < self.workers and queue:  # a worker for each chunk there is to run
+                    chunk = next_chunk()
+                    if not chunk:
+                        break
+                    claimed.append(chunk)
+                    workers.append(self._start_worker())
+                    feed(workers[-1])
                 busy = [w for w in workers if w.sent]
                 if not busy:
                     break

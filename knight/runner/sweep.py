@@ -13,7 +13,7 @@ from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, start_method
 from knight.runner.progress import LineReporter, Reporter
 from knight.runner.work import warm_up
-from knight.store import Store
+from knight.store import Claimed, Store
 from knight.tasks import Task, TaskResult
 
 __all__ = ["EXECUTORS", "RunSummary", "default_workers", "run_jobs"]
@@ -21,6 +21,8 @@ __all__ = ["EXECUTORS", "RunSummary", "default_workers", "run_jobs"]
 log = logging.getLogger("knight.runner")
 
 EXECUTORS = ("process", "dask")
+#: Seconds between looks at the store while the last tasks are run by another run.
+POLL_SECONDS = 0.2
 
 
 @dataclass
@@ -35,6 +37,9 @@ class RunSummary:
     status: str = "running"
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    #: Tasks that another run of the same job, at the same time, finished (run there, not here);
+    #: their failures are in ``failed`` and ``failures`` too, so the summary covers the whole job.
+    by_others: int = 0
 
 
 def default_workers() -> int:
@@ -66,20 +71,35 @@ def run_jobs(
         store.register_job(job.name, job_tasks, job.censuses())
         for task in job_tasks:
             tasks.setdefault(task.key, task)
+    run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
     done = store.done_keys()
     pending = [task for key, task in tasks.items() if key not in done]
-    run_id = store.start_run([job.name for job in jobs], executor, workers)
     summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending))
     started = time.monotonic()
+
+    unfinished = {task.key for task in pending}  # no outcome yet, here or from another run
 
     def on_results(results: list[TaskResult]) -> None:
         store.record(run_id, results)
         summary.ran += len(results)
         for result in results:
+            unfinished.discard(result.key)
             if not result.ok:
                 summary.failed += 1
                 summary.failures.append(f"{tasks[result.key].describe()}: {result.error}")
         reporter.advance(len(results))
+
+    def claim(chunk: list[Task]) -> list[Task]:
+        granted = _claim(store, run_id, [task.key for task in chunk]).granted
+        return [task for task in chunk if task.key in granted]
+
+    def run(batch: list[Task]) -> None:
+        if executor == "dask":
+            from knight.runner.dask_executor import DaskExecutor
+
+            DaskExecutor(scheduler, workers).run(claim(batch), on_results)  # the cluster takes all at once
+        else:
+            ProcessPool(workers, worker_setup).run(batch, on_results, claim)
 
     with run_logging(verbose, reporter.log_handler(), start_method()) as worker_setup:
         log.info(
@@ -95,13 +115,12 @@ def run_jobs(
         )
         reporter.start(len(pending))
         try:
-            if pending and executor == "dask":
-                from knight.runner.dask_executor import DaskExecutor
-
-                DaskExecutor(scheduler, workers).run(pending, on_results)
-            elif pending:
+            if pending and executor != "dask":
                 warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
-                ProcessPool(workers, worker_setup).run(pending, on_results)
+            batch = pending
+            while batch:
+                run(batch)
+                batch = _wait_for_others(store, summary, tasks, unfinished, reporter)
             summary.status = "done"
             _list_symmetry_classes(store, jobs)
         finally:
@@ -111,14 +130,54 @@ def run_jobs(
                 summary.status = "interrupted"
             store.finish_run(run_id, summary.status, summary.total, summary.ran)
             log.info(
-                "run %d %s: %d tasks run (%d failed) in %.1f s",
+                "run %d %s: %d tasks run here, %d by another run at the same time (%d failed in all) in %.1f s",
                 run_id,
                 summary.status,
                 summary.ran,
+                summary.by_others,
                 summary.failed,
                 summary.seconds,
             )
     return summary
+
+
+def _claim(store: Store, run_id: int, keys: list[str]) -> Claimed:
+    """Claim ``keys`` for run ``run_id`` (:meth:`Store.claim`), saying when a dead run's are taken over."""
+    claimed = store.claim(run_id, keys)
+    for owner, count in claimed.taken_over.items():
+        log.info("run %d: took over %d task(s) claimed by run %d, which is gone", run_id, count, owner)
+    return claimed
+
+
+def _wait_for_others(
+    store: Store, summary: RunSummary, tasks: dict[str, Task], unfinished: set[str], reporter: Reporter
+) -> list[Task]:
+    """Wait until another run has finished each task of ``unfinished`` (which it had claimed), or
+    until some of them are free to claim (that run ended or died): return those, claimed, for this
+    run to do; an empty list once every task has its outcome. Outcomes recorded by other runs count
+    in ``summary``, so that it describes the whole job."""
+    waiting_on: dict[int, int] = {}
+    while True:
+        for key, outcome in store.outcomes(summary.run_id, sorted(unfinished)).items():
+            unfinished.discard(key)
+            summary.by_others += 1
+            if outcome.status == "failed":
+                summary.failed += 1
+                summary.failures.append(f"{tasks[key].describe()}: {outcome.error} (in run {outcome.run_id})")
+            reporter.advance(1)
+        if not unfinished:
+            return []
+        claimed = _claim(store, summary.run_id, sorted(unfinished))
+        if claimed.granted:
+            return [task for key, task in tasks.items() if key in claimed.granted]  # in the job's order
+        if claimed.held != waiting_on:
+            waiting_on = claimed.held
+            log.info(
+                "run %d: waiting for %s",
+                summary.run_id,
+                ", ".join(f"run {owner} to finish {count} task(s)" for owner, count in sorted(waiting_on.items())),
+            )
+        time.sleep(POLL_SECONDS)
 
 
 def _list_symmetry_classes(store: Store, jobs: list[Job]) -> None:

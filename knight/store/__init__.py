@@ -7,9 +7,12 @@ the tables.
 """
 
 from knight.store.database import (
+    CLAIM_TIMEOUT,
     DEFAULT_STORE,
     SCHEMA_VERSION,
     STORE_VARIABLE,
+    Claimed,
+    Outcome,
     Store,
     schema_version,
     store_path,
@@ -17,12 +20,15 @@ from knight.store.database import (
 from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 
 __all__ = [
+    "CLAIM_TIMEOUT",
     "DEFAULT_STORE",
     "DRAWN_UP_TO_SQUARES",
     "SCHEMA_VERSION",
     "STORE_VARIABLE",
     "CensusRecord",
+    "Claimed",
     "EstimateRecord",
+    "Outcome",
     "Store",
     "TourRecord",
     "schema_version",

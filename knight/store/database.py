@@ -26,6 +26,11 @@ Tables:
   removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
   tasks and ``job_censuses`` the jobs that ask for it. :meth:`Store.censuses` puts a census
   together from its units' counts (:class:`~knight.store.records.CensusRecord`).
+* ``claims`` — the tasks a live run has taken to run now: task key, run, the run's process id
+  and host, when claimed (renewed each time the run stores results). Two runs of one job share
+  it through these (:meth:`Store.claim`); a claim goes when the task's result is stored or its
+  run ends, and one whose run's process is gone, or not renewed for :data:`CLAIM_TIMEOUT`
+  seconds, is taken over.
 
 The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
 written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
@@ -40,13 +45,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
@@ -65,7 +71,17 @@ from knight.tasks import (
     validate,
 )
 
-__all__ = ["DEFAULT_STORE", "STORE_VARIABLE", "SCHEMA_VERSION", "store_path", "schema_version", "Store"]
+__all__ = [
+    "CLAIM_TIMEOUT",
+    "DEFAULT_STORE",
+    "STORE_VARIABLE",
+    "SCHEMA_VERSION",
+    "Claimed",
+    "Outcome",
+    "store_path",
+    "schema_version",
+    "Store",
+]
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 DEFAULT_STORE = Path("var/knight.sqlite")
@@ -74,7 +90,15 @@ STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
 #: Version 5: a checksum of each done task's outcome (``results.checksum``, :mod:`knight.store.integrity`).
-SCHEMA_VERSION = 5
+#: Version 6: claims (``claims``), so that two runs of one job share its tasks.
+SCHEMA_VERSION = 6
+#: Seconds after which a claim that its run has not renewed is taken over, even when its process
+#: cannot be seen to have died (another host sharing the store, a hung process). A run renews its
+#: claims each time it stores a chunk, so this only has to outlast the slowest chunk; when it does
+#: not, a task is run twice, which costs time, not correctness (the first result is kept).
+CLAIM_TIMEOUT = 3600.0
+#: This machine, as a claim names it: a process id means something only on its own host.
+HOST = socket.gethostname()
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -126,7 +150,13 @@ CREATE TABLE IF NOT EXISTS census_classes (
 CREATE TABLE IF NOT EXISTS job_censuses (
     job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
 ) WITHOUT ROWID;
+-- not a foreign key to tasks: a claim is transient, and repairing the store may drop its task
+CREATE TABLE IF NOT EXISTS claims (
+    task_key TEXT PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), pid INTEGER NOT NULL,
+    host TEXT NOT NULL, claimed_at REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
+CREATE INDEX IF NOT EXISTS claims_by_run ON claims (run_id);
 """
 
 
@@ -142,6 +172,26 @@ def schema_version(db: sqlite3.Connection) -> int | None:
     if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
         return None
     return version
+
+
+@dataclass
+class Claimed:
+    """What :meth:`Store.claim` gave a run: the tasks it may run now (``granted``, its own earlier
+    claims included), and, by other run, the tasks it took over from a run whose process is gone or
+    whose claim expired (``taken_over``) and those a live run holds (``held``)."""
+
+    granted: set[str] = field(default_factory=set)
+    taken_over: dict[int, int] = field(default_factory=dict)
+    held: dict[int, int] = field(default_factory=dict)
+
+
+class Outcome(NamedTuple):
+    """A finished task's outcome as :meth:`Store.outcomes` reads it: ``done`` or ``failed``, the
+    reason of a failure, and the run that recorded it."""
+
+    status: str
+    error: str
+    run_id: int | None
 
 
 class Store:
@@ -246,6 +296,7 @@ class Store:
             for run_id, pid in db.execute("SELECT id, pid FROM runs WHERE status = 'running'").fetchall():
                 if not _alive(pid):
                     db.execute("UPDATE runs SET status = 'killed' WHERE id = ?", (run_id,))
+                    db.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
             cursor = db.execute(
                 "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
                 (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
@@ -253,12 +304,69 @@ class Store:
         return int(cursor.lastrowid or 0)
 
     def finish_run(self, run_id: int, status: str, tasks_total: int, tasks_run: int) -> None:
-        """Record how run ``run_id`` ended."""
+        """Record how run ``run_id`` ended, and release its claims (what it had not finished is
+        free for another run at once)."""
         with self.transaction() as db:
             db.execute(
                 "UPDATE runs SET finished = ?, status = ?, tasks_total = ?, tasks_run = ? WHERE id = ?",
                 (time.time(), status, tasks_total, tasks_run, run_id),
             )
+            db.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
+
+    # --- claims: two runs of one job share its tasks ---------------------------------------
+
+    def claim(self, run_id: int, keys: Iterable[str]) -> Claimed:
+        """Claim for run ``run_id`` the tasks of ``keys`` that it may run now, in one short write
+        transaction, and say which (:class:`Claimed`).
+
+        Granted: a task with no outcome recorded since the run started and no claim, or claimed by
+        this run already (renewed), or claimed by a run that is over: not ``running``, its process
+        gone (on this host; that run is then marked ``killed``), or its claim not renewed for
+        :data:`CLAIM_TIMEOUT` seconds. Not granted: a task another live run holds, and one that is
+        done or that another run recorded as failed since this run started (its outcome stands for
+        this run too: :meth:`outcomes`).
+        """
+        asked = list(keys)
+        wanted = json.dumps(asked)
+        claimed = Claimed()
+        now = time.time()
+        with self.transaction() as db:
+            finished = {key for key, *_ in db.execute(_FINISHED, {"keys": wanted, "run": run_id})}
+            owners = {
+                key: (owner, pid, host, claimed_at, status)
+                for key, owner, pid, host, claimed_at, status in db.execute(
+                    "SELECT c.task_key, c.run_id, c.pid, c.host, c.claimed_at, r.status FROM claims c "
+                    "LEFT JOIN runs r ON r.id = c.run_id WHERE c.task_key IN (SELECT value FROM json_each(?))",
+                    (wanted,),
+                )
+            }
+            gone: dict[int, bool] = {}  # each owner's verdict, once
+            for key in asked:
+                if key in finished:
+                    continue
+                if key in owners and owners[key][0] != run_id:
+                    owner, pid, host, claimed_at, status = owners[key]
+                    if owner not in gone:
+                        gone[owner] = status != "running" or (host == HOST and not _alive(pid))
+                    if not gone[owner] and now - claimed_at <= CLAIM_TIMEOUT:
+                        claimed.held[owner] = claimed.held.get(owner, 0) + 1
+                        continue
+                    claimed.taken_over[owner] = claimed.taken_over.get(owner, 0) + 1
+                claimed.granted.add(key)
+            for owner, dead in gone.items():
+                if dead:
+                    db.execute("UPDATE runs SET status = 'killed' WHERE id = ? AND status = 'running'", (owner,))
+            db.executemany(
+                "INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
+                [(key, run_id, os.getpid(), HOST, now) for key in claimed.granted],
+            )
+        return claimed
+
+    def outcomes(self, run_id: int, keys: Iterable[str]) -> dict[str, Outcome]:
+        """The outcome of each task of ``keys`` that is done, or that failed since run ``run_id``
+        started (a failure from before is one the run tries again)."""
+        rows = self.db.execute(_FINISHED, {"keys": json.dumps(list(keys)), "run": run_id})
+        return {key: Outcome(status, error, owner) for key, status, error, owner in rows}
 
     def register_job(self, job: str, tasks: Iterable[Any], censuses: Iterable[Any] = ()) -> None:
         """Make ``tasks`` (runner Tasks) exactly the tasks of ``job``, adding those the store lacks; and
@@ -406,6 +514,11 @@ class Store:
                 failed,
             )
             changed = db.total_changes - before
+            db.executemany(  # finished: the run's claims on them go, and the rest are renewed
+                "DELETE FROM claims WHERE task_key = ? AND run_id = ?",
+                [(row[0], run_id) for rows in (done, failed) for row in rows],
+            )
+            db.execute("UPDATE claims SET claimed_at = ? WHERE run_id = ?", (now, run_id))
             integrity.seal(
                 db,
                 {
@@ -577,6 +690,15 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # another user's process: alive
         return True
     return True
+
+
+#: The tasks of the JSON list ``:keys`` that are finished as far as run ``:run`` is concerned: done
+#: (with their result), or given an outcome since the run started.
+_FINISHED = f"""
+SELECT r.task_key, r.status, r.error, r.run_id FROM results r
+WHERE r.task_key IN (SELECT value FROM json_each(:keys))
+  AND (r.finished >= (SELECT started FROM runs WHERE id = :run) OR (r.status = 'done' AND NOT ({integrity.NO_OUTCOME})))
+"""
 
 
 def _jobs(names: str | None) -> tuple[str, ...]:
