@@ -174,10 +174,27 @@ def test_sigterm_or_ctrl_c_leaves_the_store_consistent_and_the_next_run_finishes
     assert summary(store) == reference
 
 
-def test_two_runs_on_one_store_at_once(tmp_path, job, reference):
+def rows_by_run(store) -> dict[int, int]:
+    """How many results each run stored (none while the store is not made yet)."""
+    if not stored_results(store):
+        return {}
+    with sqlite3.connect(store, timeout=30) as db:
+        return dict(db.execute("SELECT run_id, COUNT(*) FROM results GROUP BY run_id"))
+
+
+def no_duplicates_or_claims_left(store) -> None:
+    with sqlite3.connect(store) as db:
+        for table in ("results", "tours"):
+            assert db.execute(f"SELECT COUNT(*) = COUNT(DISTINCT task_key) FROM {table}").fetchone()[0] == 1
+        assert db.execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 0  # released when each run ended
+
+
+def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
+    """Each runs part of the job (claimed through the store), the parts add up to the job, and
+    each run's summary and exit status are the whole job's."""
     store = tmp_path / "store.sqlite"
-    first = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.002")
-    second = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.002")
+    first = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
+    second = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
     try:
         outputs = [first.communicate(timeout=120), second.communicate(timeout=120)]
     finally:
@@ -185,10 +202,68 @@ def test_two_runs_on_one_store_at_once(tmp_path, job, reference):
         end_session(second)
     assert first.returncode == 0 and second.returncode == 0, outputs
     assert integrity(store) == "ok"
+    ran = [run_count(out) for out, _ in outputs]
+    assert sum(ran) == TOTAL and min(ran) > 0, ran  # every task run once, by one of them
+    assert sorted(rows_by_run(store).values()) == sorted(ran)
+    for (out, err), n in zip(outputs, ran):  # what the other run did is in this run's account
+        already = int(re.search(r"(\d+) already in", out).group(1))
+        assert f"done: {n} tasks run here, {TOTAL - already - n} by another run" in err
     assert stored_results(store) == TOTAL
     assert summary(store) == reference
+    no_duplicates_or_claims_left(store)
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT COUNT(*) FROM runs WHERE status = 'done'").fetchone()[0] == 2
+
+
+def test_a_run_takes_over_the_claims_of_a_concurrent_run_that_is_killed(tmp_path, job, reference):
+    store = tmp_path / "store.sqlite"
+    doomed = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
+    survivor = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
+    try:
+        deadline, ids, by_run = time.monotonic() + 60, {}, {}
+        while not (len(ids) == 2 and min(by_run.get(i, 0) for i in ids.values()) >= 10):
+            assert time.monotonic() < deadline and doomed.poll() is None and survivor.poll() is None
+            time.sleep(0.05)
+            by_run = rows_by_run(store)
+            if by_run:
+                with sqlite3.connect(store, timeout=30) as db:
+                    ids = dict(db.execute("SELECT pid, id FROM runs"))
+        os.killpg(doomed.pid, signal.SIGKILL)  # the runner and its worker, holding their claims
+        doomed.wait(timeout=10)
+        with sqlite3.connect(store, timeout=30) as db:
+            held = db.execute("SELECT COUNT(*) FROM claims WHERE run_id = ?", (ids[doomed.pid],)).fetchone()[0]
+        out, err = survivor.communicate(timeout=120)
+    finally:
+        end_session(doomed)
+        end_session(survivor)
+    dead, alive = ids[doomed.pid], ids[survivor.pid]
+    assert held > 0  # it died with tasks claimed, and not finished
+    assert survivor.returncode == 0, err
+    assert f"run {alive}: took over" in err and f"claimed by run {dead}, which is gone" in err
+    by_run = rows_by_run(store)
+    assert by_run[dead] >= 10 and by_run[dead] + by_run[alive] == TOTAL and run_count(out) == by_run[alive]
+    assert summary(store) == reference
+    no_duplicates_or_claims_left(store)
+    with sqlite3.connect(store) as db:
+        assert dict(db.execute("SELECT id, status FROM runs")) == {dead: "killed", alive: "done"}
+
+
+def test_a_failure_in_the_other_run_is_in_both_runs_summaries(tmp_path, job):
+    """The task that keeps killing its worker is run (three times) by one run only; both say it
+    failed and exit 1."""
+    store = tmp_path / "store.sqlite"
+    faults = "delay:0.01;kill:5x5:1,1:always"
+    runs = [start_knight(["run", str(job), "--workers", "1"], store, faults=faults) for _ in range(2)]
+    try:
+        outputs = [run.communicate(timeout=120) for run in runs]
+    finally:
+        for run in runs:
+            end_session(run)
+    assert [run.returncode for run in runs] == [1, 1], outputs
+    for out, _ in outputs:
+        assert out.count("killed by signal 9 while running it, 3 times") == 2, out
+    assert sum(run_count(out) for out, _ in outputs) == TOTAL
+    no_duplicates_or_claims_left(store)
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

@@ -296,7 +296,7 @@ class Store:
             for run_id, pid in db.execute("SELECT id, pid FROM runs WHERE status = 'running'").fetchall():
                 if not _alive(pid):
                     db.execute("UPDATE runs SET status = 'killed' WHERE id = ?", (run_id,))
-                    db.execute("DELETE FROM claims WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM claims WHERE run_id IN (SELECT id FROM runs WHERE status != 'running')")
             cursor = db.execute(
                 "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
                 (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
@@ -354,8 +354,9 @@ class Store:
                     claimed.taken_over[owner] = claimed.taken_over.get(owner, 0) + 1
                 claimed.granted.add(key)
             for owner, dead in gone.items():
-                if dead:
+                if dead:  # all its claims go, not only those asked for here
                     db.execute("UPDATE runs SET status = 'killed' WHERE id = ? AND status = 'running'", (owner,))
+                    db.execute("DELETE FROM claims WHERE run_id = ?", (owner,))
             db.executemany(
                 "INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
                 [(key, run_id, os.getpid(), HOST, now) for key in claimed.granted],
