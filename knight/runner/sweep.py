@@ -93,15 +93,19 @@ def run_jobs(
         granted = _claim(store, run_id, [task.key for task in chunk]).granted
         return [task for task in chunk if task.key in granted]
 
-    def run(batch: list[Task]) -> None:
-        if executor == "dask":
-            from knight.runner.dask_executor import DaskExecutor
-
-            DaskExecutor(scheduler, workers).run(claim(batch), on_results)  # the cluster takes all at once
-        else:
-            ProcessPool(workers, worker_setup).run(batch, on_results, claim)
-
     with run_logging(verbose, reporter.log_handler(), start_method()) as worker_setup:
+
+        def run(batch: list[Task]) -> None:
+            """Run what ``batch`` holds that this run can claim; leave the rest to the runs that hold it."""
+            if executor != "dask":
+                ProcessPool(workers, worker_setup).run(batch, on_results, claim)  # claimed chunk by chunk
+                return
+            claimed = claim(batch)  # the cluster takes all its tasks at once
+            if claimed:
+                from knight.runner.dask_executor import DaskExecutor
+
+                DaskExecutor(scheduler, workers).run(claimed, on_results)
+
         log.info(
             "run %d: %d tasks in %s, %d already in %s, %d to run on %d %s worker(s)",
             run_id,
