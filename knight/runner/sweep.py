@@ -160,7 +160,7 @@ def _wait_for_others(
     until some of them are free to claim (that run ended or died): return those, claimed, for this
     run to do; an empty list once every task has its outcome. Outcomes recorded by other runs count
     in ``summary``, so that it describes the whole job."""
-    waiting_on: dict[int, int] = {}
+    waiting_on: set[int] = set()  # the runs last said to be waited for
     while True:
         for key, outcome in store.outcomes(summary.run_id, sorted(unfinished)).items():
             unfinished.discard(key)
@@ -174,12 +174,12 @@ def _wait_for_others(
         claimed = _claim(store, summary.run_id, sorted(unfinished))
         if claimed.granted:
             return [task for key, task in tasks.items() if key in claimed.granted]  # in the job's order
-        if claimed.held != waiting_on:
-            waiting_on = claimed.held
+        if set(claimed.held) != waiting_on:
+            waiting_on = set(claimed.held)
             log.info(
                 "run %d: waiting for %s",
                 summary.run_id,
-                ", ".join(f"run {owner} to finish {count} task(s)" for owner, count in sorted(waiting_on.items())),
+                ", ".join(f"run {owner} to finish {count} task(s)" for owner, count in sorted(claimed.held.items())),
             )
         time.sleep(POLL_SECONDS)
 
