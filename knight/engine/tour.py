@@ -109,6 +109,21 @@ class Tour:
         numbers[self.path] = np.arange(1, self.length + 1)
         return numbers.reshape(self.board.n, self.board.m)
 
+    # --- how it shows itself ---------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        kind = ("closed" if self.closed else "open") if self.full else "partial"
+        return (
+            f"<Tour {self.method} on {self.board} from {self.start}: {kind}, "
+            f"{self.length} of {self.board.size - len(self.removed)} squares>"
+        )
+
+    def _repr_svg_(self) -> str | None:
+        """The tour drawn on its board, for Jupyter; None (the text form) on boards too big to draw."""
+        from knight.engine.diagrams import DRAWN_UP_TO, tour_svg
+
+        return tour_svg(self) if max(self.board.n, self.board.m) <= DRAWN_UP_TO else None
+
     # --- telling tours apart ----------------------------------------------------------------
 
     @cached_property

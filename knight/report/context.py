@@ -22,11 +22,11 @@ import numpy as np
 from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
+from knight.engine.diagrams import heat_map_svg, starts_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
-from knight.report.diagrams import heat_map_svg, starts_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
