@@ -542,7 +542,7 @@ def census(
     (1728, 304, 0)
 
     Reference: Eiffel text, Try_All; exact counts in OEIS A165134 (open, n × n) and
-    A001230 (closed, 2n × 2n), and Löbbing & Wegener (1996) for 8 × 8 closed tours.
+    A001230 (closed, 2n × 2n), and McKay (1997) for 8 × 8 closed tours.
     """
     units = census_units(board, closed=closed, removed=removed, start=start, depth=depth)
     results = list(map_units(UnitCounter(compiled=compiled, prune=prune), units))

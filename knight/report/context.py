@@ -55,7 +55,7 @@ WOZNIAK_YEARS_LOG10 = 25
 #: A computer of Wozniak's day, for comparison: about ten thousand nodes a second (an order of magnitude).
 SLOW_NODES_PER_SECOND = 1e4
 #: Exact counts of the literature for boards too big for a census here (../shared/literature, OEIS).
-CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, Löbbing & Wegener 1996
+CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, McKay 1997
 OPEN_TOURS_8X8 = 19_591_828_170_979_904  # directed open tours of 8 x 8: OEIS A165134
 AGE_OF_THE_UNIVERSE_YEARS = 13.82e9
 SECONDS_PER_YEAR = 365.25 * 24 * 3600
@@ -511,6 +511,7 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         )
     return {
         "boards": boards,
+        "open_8x8": None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
         "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
         "glance": "; ".join(
             f"{b['board']}: {b['total']:,} directed open tours"
@@ -1017,6 +1018,32 @@ GLOSSARY: dict[str, str] = {
 }
 
 
+#: The works the key cites, by the short name it cites them with.
+SOURCES: dict[str, str] = {
+    "Warnsdorff 1823": "H. C. von Warnsdorff, Des Rösselsprunges einfachste und allgemeinste Lösung, Schmalkalden",
+    "Pohl 1967": "I. Pohl, A method for finding Hamilton paths and knight's tours, Communications of the ACM 10, "
+    "446–449",
+    "Knuth 1975": "D. E. Knuth, Estimating the efficiency of backtrack programs, Mathematics of Computation 29, "
+    "121–136",
+    "Wirth 1976": "N. Wirth, Algorithms + Data Structures = Programs, Prentice-Hall (the backtracking knight's tour)",
+    "Pósa 1976": "L. Pósa, Hamiltonian circuits in random graphs, Discrete Mathematics 14, 359–364",
+    "Schwenk 1991": "A. J. Schwenk, Which rectangular chessboards have a knight's tour?, Mathematics Magazine 64, "
+    "325–332",
+    "Conrad et al. 1994": "A. Conrad, T. Hindrichs, H. Morsy, I. Wegener, Solution of the knight's Hamiltonian "
+    "path problem on chessboards, Discrete Applied Mathematics 50, 125–134",
+    "Squirrel & Cull 1996": "D. Squirrel, P. Cull, A Warnsdorff-rule algorithm for knight's tours on square "
+    "chessboards",
+    "Parberry 1997": "I. Parberry, An efficient algorithm for the knight's tour problem, Discrete Applied "
+    "Mathematics 73, 251–260",
+    "McKay 1997": "B. D. McKay, Knight's tours of an 8 × 8 chessboard, technical report TR-CS-97-03, Australian "
+    "National University (13,267,364,410,532 closed tours)",
+    "Ganzfried 2004": "S. Ganzfried, A simple algorithm for knight's tours, Oregon State University REU report",
+    "Roth": "A. Roth's tie-break: the tied square farthest from the board's centre",
+    "OEIS": "The On-Line Encyclopedia of Integer Sequences: A165134 (directed open tours of n × n), A001230 "
+    "(closed tours of 2n × 2n)",
+}
+
+
 def appendix_section() -> dict[str, Any]:
     """The appendix: each method with its parameters as the method describes them (choices as registered now)."""
     return {
@@ -1033,6 +1060,7 @@ def appendix_section() -> dict[str, Any]:
         "horizontal": list(HORIZONTAL),
         "vertical": list(VERTICAL),
         "glossary": GLOSSARY,
+        "sources": SOURCES,
     }
 
 
