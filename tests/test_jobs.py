@@ -109,7 +109,10 @@ MALFORMED = {
         '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "knightly"\n',
         "sweep[0].method: unknown method 'knightly'; choose one of: naive, static, warnsdorff",
     ),
-    "unknown-param": (HEAD + "params = { closed = true }\n", "sweep[0].params: parameter 'closed' does not apply"),
+    "unknown-param": (
+        HEAD + "params = { closed = true }\n",
+        "sweep[0].params.closed: not a parameter of method 'warnsdorff'; it takes tie, seed",
+    ),
     "unknown-tie": (HEAD + 'params = { tie = ["first", "sideways"] }\n', "sweep[0].params.tie: unknown tie-break"),
     "bad-budget": (
         '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "backtrack"\nparams = { budget = -3 }\n',
