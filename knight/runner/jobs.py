@@ -48,15 +48,13 @@ below its number of squares and at most 2,000,000 units a census
 counted arithmetically (boards × starts × parameter grid × repeats) before any task is built,
 unless ``knight run --force``.
 
-How a file is checked. Its shape is declared once, as pydantic models: the keys of the file and
-of a sweep, each value's type and bounds, and each method's parameters (a tour method's made from
-the engine's :class:`~knight.engine.parameters.Parameter` descriptions, which read their registry
-at each check, so a tie-break registered later is a choice too). Pydantic's first complaint (an
-unknown key before any other) becomes one :class:`JobError` line naming the file, the key path
-(``sweep[0].params.tie``) and what would be valid. What is ours is done by hand after it: board
-ranges and start sets expanded on each board (every start and removed square on every board),
-the tasks counted before any is listed, and the parameter grid, tasks and census plans built. A
-file that is not valid TOML is refused the same way.
+How a file is checked: its shape (the keys of the file and of each sweep, every value's type
+and bounds, each method's parameters, a tour method's made from the engine's
+:class:`~knight.engine.parameters.Parameter` descriptions, read live) is declared once as
+pydantic models, and pydantic's first complaint (an unknown key first) becomes one
+:class:`JobError` line naming the file, the key path (``sweep[0].params.tie``) and what is
+valid. Expanding boards and starts, counting tasks, and building the grid, tasks and census
+plans stay here, by hand.
 """
 
 from __future__ import annotations
@@ -478,9 +476,13 @@ class _Where:
     def fail(self, key: str, message: str) -> NoReturn:
         raise JobError(f"{self.path}: {self.prefix}{key}: {message}")
 
+    def grid(self, sets: int, starts: int) -> None:
+        """Refuse a parameter grid of ``sets`` sets over ``starts`` start squares past the job's bound, before it is
+        built (its tasks are counted once it is)."""
+        self.count("params" if sets > 1 else "boards", sets * starts, add=False)
+
     def count(self, key: str, tasks: int, *, add: bool = True) -> None:
-        """Refuse the job (naming ``key``) when ``tasks`` more pass its bound; else count them (unless not ``add``:
-        a grid's size is checked before it is built, and its tasks counted once it is)."""
+        """Refuse the job (naming ``key``) when ``tasks`` more pass its bound; else count them (if ``add``)."""
         if self.limit is not None and self.tasks + tasks > self.limit:
             self.fail(
                 key,
@@ -539,7 +541,7 @@ def _build(sweep: _Sweep, given: Any, label: str, where: _Where) -> Sweep:
     params = {name: getattr(sweep.params, name) for name in given}  # in the file's order
     if isinstance(sweep, _EstimateSweep):
         _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
-        where.count("params", math.prod(len(values) for values in params.values()) * _starts(boards, starts), add=False)
+        where.grid(math.prod(len(values) for values in params.values()), _starts(boards, starts))
         grid = tuple(_ESTIMATE_DEFAULTS | dict(zip(params, values)) for values in itertools.product(*params.values()))
     else:
         removed = _removed(params.pop("removed", []), boards, starts, where)
@@ -627,7 +629,7 @@ def _grid(
         if seeds is not None:
             where.fail("repeats", "give either repeats or params.seed, not both")
     per_set = len(seeds) if seeds is not None else (repeats or 1)  # at most, for the seeded sets
-    where.count("params", math.prod(len(values) for values in choices.values()) * per_set * starts, add=False)
+    where.grid(math.prod(len(values) for values in choices.values()) * per_set, starts)
     grid: list[dict[str, Any]] = []
     for combination in itertools.product(*choices.values()):
         params = {**METHODS[method].defaults(), **dict(zip(choices, combination))}
