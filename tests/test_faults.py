@@ -142,8 +142,8 @@ def test_a_task_that_keeps_killing_its_worker_is_recorded_as_failed(tmp_path, jo
     failures = json.loads(done.stdout)["failures"]
     assert len(failures) == 2 and all("killed by signal 9 while running it, 3 times" in f for f in failures)
     assert ", 2 failed;" in done.stderr and done.stderr.count("knight: failed: ") == 2  # and said on stderr
-    rows = {(row["board"], row["params"]["tie"]): row for row in summary(store)}
-    assert rows[("5x5", "first")]["failed"] == rows[("5x5", "roth")]["failed"] == 1
+    rows = {(*row["board"], row["params"]["tie"]): row for row in summary(store)}
+    assert rows[(5, 5, "first")]["failed"] == rows[(5, 5, "roth")]["failed"] == 1
     assert sum(row["failed"] for row in rows.values()) == 2
     assert sum(row["done"] for row in rows.values()) == TOTAL - 2
     shown = knight(["results"], store).stdout

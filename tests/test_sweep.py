@@ -108,7 +108,7 @@ def test_a_second_run_does_no_work_and_a_grown_job_runs_only_what_is_new(tmp_pat
     grown = json.loads(knight(["run", str(path), "--json"], store).stdout)
     assert (grown["reused"], grown["ran"]) == (total, 49 * 5)
     rows = summary(store, "counted")
-    assert {row["board"] for row in rows} == {"5x5", "6x6", "5x6", "7x7"}
+    assert {tuple(row["board"]) for row in rows} == {(5, 5), (6, 6), (5, 6), (7, 7)}
 
 
 def test_results_in_json_and_csv_agree(tmp_path):
