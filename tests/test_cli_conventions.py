@@ -217,3 +217,13 @@ def test_the_progress_bar_redraws_while_a_slow_chunk_runs_and_estimates_the_time
     finally:
         reporter.finish()
     assert "300/1000" in terminal.getvalue()
+
+
+def test_a_tour_printed_as_json_is_read_back_by_knight_check(tmp_path, capsys):
+    status, out, _ = knight_cli(capsys, "tour", 8, "--start", 3, 4, "--json")
+    hand_in = tmp_path / "tour.json"
+    hand_in.write_text(out)
+    checked, found, _ = knight_cli(capsys, "check", hand_in, "--format", "json", "--json")
+    data = document(found)
+    assert checked == status and (data["verdict"] == "full") == (status == 0)
+    assert data["board"] == json.loads(out)["board"] and data["length"] == json.loads(out)["length"]
