@@ -173,9 +173,9 @@ def test_knight_results_shows_censuses_and_keeps_its_tour_rows(tmp_path, capsys)
 
     out = knight_here("census", "6", "--closed")
     assert "closed tours: 9,862 as cycles" in out and "1,245 up to the board's symmetries" in out
-    assert json.loads(knight_here("results", "--json")) == []  # the tour rows: none
-    (row,) = json.loads(knight_here("results", "--census", "--json"))
-    assert (row["board"], row["kind"], row["directed"], row["undirected"]) == ("6x6", "closed", 36 * 2 * 9862, 9862)
+    assert json.loads(knight_here("results", "--json"))["tours"] == []  # the tour rows: none
+    (row,) = json.loads(knight_here("results", "--census", "--json"))["censuses"]
+    assert (row["board"], row["kind"], row["directed"], row["undirected"]) == ([6, 6], "closed", 36 * 2 * 9862, 9862)
     assert row["done"] == row["units"] and row["jobs"] == ["census-6x6-closed"]
     table = knight_here("results")
     assert "Censuses" in table and "710,064" in table and "census-6x6-closed" in table

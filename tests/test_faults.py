@@ -6,8 +6,8 @@ Slow sweeps and dying workers come from the test-only hook ``KNIGHT_FAULT_INJECT
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import signal
 import sqlite3
 import time
@@ -55,7 +55,8 @@ def integrity(store) -> str:
 
 
 def run_count(stdout: str) -> int:
-    return int(re.search(r"(\d+) run now", stdout).group(1))
+    """Tasks run now, from `knight run --json`."""
+    return json.loads(stdout)["ran"]
 
 
 def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path, job, reference):
@@ -73,9 +74,9 @@ def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path
     assert len(workers) == 2 and alive == []  # no orphaned worker lingers
     before = stored_results(store)
     assert 40 <= before < TOTAL and integrity(store) == "ok"
-    resumed = knight(["run", str(job)], store)
+    resumed = knight(["run", str(job), "--json"], store)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{before} already in" in resumed.stdout and run_count(resumed.stdout) == TOTAL - before
+    assert json.loads(resumed.stdout)["reused"] == before and run_count(resumed.stdout) == TOTAL - before
     assert summary(store) == reference
 
 
@@ -135,17 +136,19 @@ def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, re
 
 def test_a_task_that_keeps_killing_its_worker_is_recorded_as_failed(tmp_path, job):
     store = tmp_path / "store.sqlite"
-    done = knight(["run", str(job), "--workers", "2"], store, faults="kill:5x5:1,1:always")
+    done = knight(["run", str(job), "--workers", "2", "--json"], store, faults="kill:5x5:1,1:always")
     assert done.returncode == 1, done.stderr
     # two tasks start on (1, 1) of 5x5, ties first and roth: both fail, nothing else does
-    assert "(2 failed)" in done.stdout and done.stdout.count("killed by signal 9 while running it, 3 times") == 2
-    rows = {(row["board"], row["params"]["tie"]): row for row in summary(store)}
-    assert rows[("5x5", "first")]["failed"] == rows[("5x5", "roth")]["failed"] == 1
+    failures = json.loads(done.stdout)["failures"]
+    assert len(failures) == 2 and all("killed by signal 9 while running it, 3 times" in f for f in failures)
+    assert ", 2 failed;" in done.stderr and done.stderr.count("knight: failed: ") == 2  # and said on stderr
+    rows = {(*row["board"], row["params"]["tie"]): row for row in summary(store)}
+    assert rows[(5, 5, "first")]["failed"] == rows[(5, 5, "roth")]["failed"] == 1
     assert sum(row["failed"] for row in rows.values()) == 2
     assert sum(row["done"] for row in rows.values()) == TOTAL - 2
     shown = knight(["results"], store).stdout
     assert "failed: warnsdorff" in shown and "after 3 attempt(s)" in shown
-    healed = knight(["run", str(job)], store)  # the fault is gone: the failed task is retried
+    healed = knight(["run", str(job), "--json"], store)  # the fault is gone: the failed task is retried
     assert healed.returncode == 0 and run_count(healed.stdout) == 2
     assert sum(row["failed"] for row in summary(store)) == 0
 
@@ -169,7 +172,7 @@ def test_sigterm_or_ctrl_c_leaves_the_store_consistent_and_the_next_run_finishes
         assert db.execute("SELECT status FROM runs ORDER BY id DESC LIMIT 1").fetchone()[0] == "interrupted"
     before = stored_results(store)
     assert 40 <= before < TOTAL
-    resumed = knight(["run", str(job)], store)
+    resumed = knight(["run", str(job), "--json"], store)
     assert resumed.returncode == 0 and run_count(resumed.stdout) == TOTAL - before
     assert summary(store) == reference
 
