@@ -59,6 +59,7 @@ test: $(STAMP) system-libraries browser lint
 bench: $(STAMP) system-libraries
 	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-sort=name \
 		--benchmark-columns=min,median,mean,ops,rounds
+	$(BIN)/python benchmarks/whole_process.py
 
 # The main job: run every shipped sweep into the store (var/knight.sqlite; tasks already there are not run
 # again), then write both editions of the report, HTML and PDF, to reports/out/.

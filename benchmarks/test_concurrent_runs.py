@@ -14,8 +14,8 @@ took meanwhile and the load average.
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -33,7 +33,7 @@ def timed_runs(job: Path, store: Path, workers: str, count: int) -> tuple[float,
     """``count`` `knight run` processes of ``job`` on ``store`` started together: (seconds until the
     last ends, CPU seconds other processes used meanwhile, tasks each ran)."""
     env = {key: value for key, value in os.environ.items() if key != "KNIGHT_FAULT_INJECTION"}
-    command = [sys.executable, "-m", "knight", "run", str(job), "--store", str(store)]
+    command = [sys.executable, "-m", "knight", "run", str(job), "--store", str(store), "--json"]
     command += [] if workers == "default" else ["--workers", workers]
     busy, own = busy_seconds(), own_seconds()
     started = time.perf_counter()
@@ -44,7 +44,7 @@ def timed_runs(job: Path, store: Path, workers: str, count: int) -> tuple[float,
     outputs = [run.communicate(timeout=600) for run in runs]
     elapsed = time.perf_counter() - started
     assert all(run.returncode == 0 for run in runs), outputs
-    ran = [int(re.search(r"(\d+) run now", out).group(1)) for out, _ in outputs]
+    ran = [json.loads(out)["ran"] for out, _ in outputs]
     return elapsed, max(0.0, (busy_seconds() - busy) - (own_seconds() - own)), ran
 
 

@@ -22,8 +22,9 @@ _DISTRIBUTION = "knights-tour-lab"
 _HOMES = {
     "Board": "knight.engine.board",
     "Tour": "knight.engine.tour",
+    "tour": "knight.engine.api",
     "find_tour": "knight.engine.methods",
-    "census": "knight.engine.census",
+    "census": "knight.engine.api",
     "open_tour_verdict": "knight.engine.theory",
     "closed_tour_verdict": "knight.engine.theory",
     "METHODS": "knight.engine.methods",
@@ -65,10 +66,11 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-export)
     __version__: str
+    from knight.engine.api import census as census
+    from knight.engine.api import tour as tour
     from knight.engine.board import HORIZONTAL as HORIZONTAL
     from knight.engine.board import VERTICAL as VERTICAL
     from knight.engine.board import Board as Board
-    from knight.engine.census import census as census
     from knight.engine.greedy import TIE_BREAKS as TIE_BREAKS
     from knight.engine.methods import METHODS as METHODS
     from knight.engine.methods import find_tour as find_tour

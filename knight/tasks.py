@@ -81,7 +81,14 @@ class Task:
     @classmethod
     def from_unit(cls, unit: CensusUnit) -> Task:
         """The task that counts the tours of one census unit."""
-        params = (("closed", unit.closed), ("first", unit.first), ("more", unit.more), ("removed", unit.removed))
+        params: tuple[tuple[str, Any], ...] = (
+            ("closed", unit.closed),
+            ("first", unit.first),
+            ("more", unit.more),
+            ("removed", unit.removed),
+        )
+        if unit.weight != 1:  # a unit that stands for its symmetric images too (a unit of weight 1 keeps its key)
+            params += (("weight", unit.weight),)
         return cls(CENSUS, params, unit.n, unit.m, unit.start)
 
     @property

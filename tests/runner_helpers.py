@@ -88,7 +88,7 @@ def end_session(process: subprocess.Popen) -> None:
 
 
 def summary(store: Path, job: str | None = None) -> list[dict]:
-    """`knight results --json` on ``store``."""
+    """The tour rows of `knight results --json` on ``store``."""
     done = knight(["results", *([job] if job else []), "--json"], store)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(done.stdout)["tours"]

@@ -83,10 +83,13 @@ def test_layout_of_the_key(default_key):
 
 def test_glossary_defines_the_technical_terms(default_key):
     page = (default_key / "knights-tour.html").read_text()
-    for word in ("census", "node", "lookahead", "store", "tie-break", "degree", "symmetry"):
+    for word in ("census", "node", "lookahead", "tie-break", "degree", "symmetry", "rotations"):
         assert any(word in term for term in GLOSSARY), word
     plain = html_text.unescape(page)
     assert all(term in plain for term in GLOSSARY)
+    words = re.findall(r"[\w-]+", re.sub(r"<[^>]+>", " ", plain))
+    for jargon in ("store", "sha256", "FULL", "test", "issue"):  # the tool's own words, not the subject's
+        assert jargon not in words, jargon
 
 
 def test_chart_series_differ_in_marker_and_line_style():
@@ -114,4 +117,4 @@ def test_job_option_shows_exactly_those_jobs(default_store, tmp_path):
             assert not missing, f"{question.id}: {answer}"
         else:
             assert missing and "knight run jobs/" in answer, question.id
-    assert "from the jobs census (" in " ".join(page.split())
+    assert "from the runs census (" in " ".join(page.split())

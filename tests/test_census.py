@@ -1,6 +1,7 @@
 import doctest
 import itertools
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -214,3 +215,37 @@ def test_unit_with_a_bad_continuation_is_refused():
         count_unit(CensusUnit(5, 5, (0, 0), (1, 2), more=((0, 0),)))
     with pytest.raises(InvalidInput, match="not a knight move"):
         count_unit(CensusUnit(5, 5, (0, 0), (1, 2), more=((1, 3),)))
+
+
+@pytest.mark.parametrize(
+    ("n", "m", "kwargs"),
+    [(5, 5, {}), (6, 6, {"closed": True}), (4, 5, {}), (5, 5, {"removed": [(0, 0), (4, 4)]}), (5, 5, {"depth": 3})],
+)
+def test_symmetric_first_moves_are_searched_once_and_weighed(n, m, kwargs):
+    board = Board(n, m)
+    weighed = census(board, **kwargs)
+    every = assemble(board, *_every_first_move(board, **kwargs))
+    assert np.array_equal(weighed.counts, every.counts) and weighed.cycles == every.cycles
+    assert weighed.nodes < every.nodes or n != m  # a square board's corner has a mirror to skip
+
+
+def _every_first_move(board, **kwargs):
+    """The units with every first move searched (weight 1 each), as before the symmetry was used."""
+    units = [
+        replace(unit, first=image, weight=1)
+        for unit in census_units(board, **{**kwargs, "depth": 1})
+        for image in _images_of_first_move(board, unit, kwargs.get("removed", []))
+    ]
+    return units, [count_unit(unit) for unit in units]
+
+
+def _images_of_first_move(board, unit, removed):
+    gone = {board.index(square) for square in removed}
+    start, first = board.index(unit.start), board.index(unit.first)
+    images = {
+        int(image[first])
+        for image in board.symmetric_images(np.arange(board.size), keeping=gone)
+        if int(image[start]) == start
+    }
+    assert len(images) == unit.weight
+    return [board.coords(t) for t in sorted(images)]

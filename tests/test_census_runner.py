@@ -112,7 +112,8 @@ def test_load_census_gives_the_report_every_census(tmp_path):
     direct = census(Board(5, 5))
     assert five.counts == {(r, c): int(direct.counts[r, c]) for r in range(5) for c in range(5)}
     assert (five.total, five.undirected, five.symmetric, five.nodes) == (1728, 864, None, direct.nodes)
-    assert five.complete and five.units_done == five.units_total == 27 and five.jobs == ("counted",)
+    units = len(census_units(Board(5, 5)))  # 12: one per class of (start, first move) under the symmetries
+    assert five.complete and five.units_done == five.units_total == units and five.jobs == ("counted",)
     closed = records[(3, 10, True, None)]
     assert closed.undirected == census(Board(3, 10), closed=True).cycles and closed.symmetric is not None
     assert 0 < closed.symmetric < closed.undirected
@@ -152,12 +153,13 @@ def test_knight_census_twice_does_no_work_the_second_time(tmp_path, capsys):
         assert stop.value.code == 0
         answers.append(json.loads(capsys.readouterr().out))
     first, second = answers
-    assert first["units_run"] == first["units"] == 27 and first["units_stored"] == 0
-    assert second["units_run"] == 0 and second["units_stored"] == 27
+    units = len(census_units(Board(5, 5)))
+    assert first["units_run"] == first["units"] == units and first["units_stored"] == 0
+    assert second["units_run"] == 0 and second["units_stored"] == units
     assert first["counts"] == second["counts"] and second["total"] == 1728 and first["nodes"] == second["nodes"]
-    assert stored_results(store) == 27
+    assert stored_results(store) == units
     with sqlite3.connect(store) as db:
-        assert db.execute("SELECT tasks_run FROM runs ORDER BY id").fetchall() == [(27,), (0,)]
+        assert db.execute("SELECT tasks_run FROM runs ORDER BY id").fetchall() == [(units,), (0,)]
 
 
 def test_knight_results_shows_censuses_and_keeps_its_tour_rows(tmp_path, capsys):
@@ -171,9 +173,9 @@ def test_knight_results_shows_censuses_and_keeps_its_tour_rows(tmp_path, capsys)
 
     out = knight_here("census", "6", "--closed")
     assert "closed tours: 9,862 as cycles" in out and "1,245 up to the board's symmetries" in out
-    assert json.loads(knight_here("results", "--json")) == []  # the tour rows: none
-    (row,) = json.loads(knight_here("results", "--census", "--json"))
-    assert (row["board"], row["kind"], row["directed"], row["undirected"]) == ("6x6", "closed", 36 * 2 * 9862, 9862)
+    assert json.loads(knight_here("results", "--json"))["tours"] == []  # the tour rows: none
+    (row,) = json.loads(knight_here("results", "--census", "--json"))["censuses"]
+    assert (row["board"], row["kind"], row["directed"], row["undirected"]) == ([6, 6], "closed", 36 * 2 * 9862, 9862)
     assert row["done"] == row["units"] and row["jobs"] == ["census-6x6-closed"]
     table = knight_here("results")
     assert "Censuses" in table and "710,064" in table and "census-6x6-closed" in table

@@ -6,8 +6,8 @@ Slow sweeps and dying workers come from the test-only hook ``KNIGHT_FAULT_INJECT
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import signal
 import sqlite3
 import time
@@ -55,7 +55,8 @@ def integrity(store) -> str:
 
 
 def run_count(stdout: str) -> int:
-    return int(re.search(r"(\d+) run now", stdout).group(1))
+    """Tasks run now, from `knight run --json`."""
+    return json.loads(stdout)["ran"]
 
 
 def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path, job, reference):
@@ -73,9 +74,9 @@ def test_resume_after_sigkill_of_the_runner_equals_an_uninterrupted_run(tmp_path
     assert len(workers) == 2 and alive == []  # no orphaned worker lingers
     before = stored_results(store)
     assert 40 <= before < TOTAL and integrity(store) == "ok"
-    resumed = knight(["run", str(job)], store)
+    resumed = knight(["run", str(job), "--json"], store)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{before} already in" in resumed.stdout and run_count(resumed.stdout) == TOTAL - before
+    assert json.loads(resumed.stdout)["reused"] == before and run_count(resumed.stdout) == TOTAL - before
     assert summary(store) == reference
 
 
@@ -135,17 +136,19 @@ def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, re
 
 def test_a_task_that_keeps_killing_its_worker_is_recorded_as_failed(tmp_path, job):
     store = tmp_path / "store.sqlite"
-    done = knight(["run", str(job), "--workers", "2"], store, faults="kill:5x5:1,1:always")
+    done = knight(["run", str(job), "--workers", "2", "--json"], store, faults="kill:5x5:1,1:always")
     assert done.returncode == 1, done.stderr
     # two tasks start on (1, 1) of 5x5, ties first and roth: both fail, nothing else does
-    assert "(2 failed)" in done.stdout and done.stdout.count("killed by signal 9 while running it, 3 times") == 2
-    rows = {(row["board"], row["params"]["tie"]): row for row in summary(store)}
-    assert rows[("5x5", "first")]["failed"] == rows[("5x5", "roth")]["failed"] == 1
+    failures = json.loads(done.stdout)["failures"]
+    assert len(failures) == 2 and all("killed by signal 9 while running it, 3 times" in f for f in failures)
+    assert ", 2 failed;" in done.stderr and done.stderr.count("knight: failed: ") == 2  # and said on stderr
+    rows = {(*row["board"], row["params"]["tie"]): row for row in summary(store)}
+    assert rows[(5, 5, "first")]["failed"] == rows[(5, 5, "roth")]["failed"] == 1
     assert sum(row["failed"] for row in rows.values()) == 2
     assert sum(row["done"] for row in rows.values()) == TOTAL - 2
     shown = knight(["results"], store).stdout
     assert "failed: warnsdorff" in shown and "after 3 attempt(s)" in shown
-    healed = knight(["run", str(job)], store)  # the fault is gone: the failed task is retried
+    healed = knight(["run", str(job), "--json"], store)  # the fault is gone: the failed task is retried
     assert healed.returncode == 0 and run_count(healed.stdout) == 2
     assert sum(row["failed"] for row in summary(store)) == 0
 
@@ -169,7 +172,7 @@ def test_sigterm_or_ctrl_c_leaves_the_store_consistent_and_the_next_run_finishes
         assert db.execute("SELECT status FROM runs ORDER BY id DESC LIMIT 1").fetchone()[0] == "interrupted"
     before = stored_results(store)
     assert 40 <= before < TOTAL
-    resumed = knight(["run", str(job)], store)
+    resumed = knight(["run", str(job), "--json"], store)
     assert resumed.returncode == 0 and run_count(resumed.stdout) == TOTAL - before
     assert summary(store) == reference
 
@@ -193,8 +196,8 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
     """Each runs part of the job (claimed through the store), the parts add up to the job, and
     each run's summary and exit status are the whole job's."""
     store = tmp_path / "store.sqlite"
-    first = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
-    second = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
+    first = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
+    second = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
     try:
         outputs = [first.communicate(timeout=120), second.communicate(timeout=120)]
     finally:
@@ -206,7 +209,7 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
     assert sum(ran) == TOTAL and min(ran) > 0, ran  # every task run once, by one of them
     assert sorted(rows_by_run(store).values()) == sorted(ran)
     for (out, err), n in zip(outputs, ran):  # what the other run did is in this run's account
-        already = int(re.search(r"(\d+) already in", out).group(1))
+        already = json.loads(out)["reused"]
         assert f"done: {n} tasks run here, {TOTAL - already - n} by another run" in err
     assert stored_results(store) == TOTAL
     assert summary(store) == reference
@@ -217,8 +220,8 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
 
 def test_a_run_takes_over_the_claims_of_a_concurrent_run_that_is_killed(tmp_path, job, reference):
     store = tmp_path / "store.sqlite"
-    doomed = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
-    survivor = start_knight(["run", str(job), "--workers", "1"], store, faults="delay:0.01")
+    doomed = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
+    survivor = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
     try:
         deadline, ids, by_run = time.monotonic() + 60, {}, {}
         while not (len(ids) == 2 and min(by_run.get(i, 0) for i in ids.values()) >= 10):
@@ -253,7 +256,7 @@ def test_a_failure_in_the_other_run_is_in_both_runs_summaries(tmp_path, job):
     failed and exit 1."""
     store = tmp_path / "store.sqlite"
     faults = "delay:0.01;kill:5x5:1,1:always"
-    runs = [start_knight(["run", str(job), "--workers", "1"], store, faults=faults) for _ in range(2)]
+    runs = [start_knight(["run", str(job), "--workers", "1", "--json"], store, faults=faults) for _ in range(2)]
     try:
         outputs = [run.communicate(timeout=120) for run in runs]
     finally:
@@ -261,7 +264,8 @@ def test_a_failure_in_the_other_run_is_in_both_runs_summaries(tmp_path, job):
             end_session(run)
     assert [run.returncode for run in runs] == [1, 1], outputs
     for out, _ in outputs:
-        assert out.count("killed by signal 9 while running it, 3 times") == 2, out
+        failures = json.loads(out)["failures"]
+        assert len(failures) == 2 and all("killed by signal 9 while running it, 3 times" in f for f in failures)
     assert sum(run_count(out) for out, _ in outputs) == TOTAL
     no_duplicates_or_claims_left(store)
 

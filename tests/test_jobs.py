@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from runner_helpers import REPO, write_job
 
 from knight.cli import main
 from knight.runner import JobError, load_job
-from knight.runner.jobs import PARAMETER_DEFAULTS
+from knight.runner.jobs import PARAMETER_DEFAULTS, SWEEP_METHODS, parse_job
 from knight.tasks import Task
 
 GOOD = """
@@ -109,7 +112,10 @@ MALFORMED = {
         '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "knightly"\n',
         "sweep[0].method: unknown method 'knightly'; choose one of: naive, static, warnsdorff",
     ),
-    "unknown-param": (HEAD + "params = { closed = true }\n", "sweep[0].params: parameter 'closed' does not apply"),
+    "unknown-param": (
+        HEAD + "params = { closed = true }\n",
+        "sweep[0].params.closed: not a parameter of method 'warnsdorff'; it takes tie, seed",
+    ),
     "unknown-tie": (HEAD + 'params = { tie = ["first", "sideways"] }\n', "sweep[0].params.tie: unknown tie-break"),
     "bad-budget": (
         '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "backtrack"\nparams = { budget = -3 }\n',
@@ -173,3 +179,81 @@ def test_results_without_a_store_says_what_to_do(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["results", "--store", str(tmp_path / "none.sqlite")])
     assert stop.value.code == 2 and "run `knight run jobs/*.toml` first" in capsys.readouterr().err
+
+
+# What the job-file models guarantee: each refusal is one line naming the file and the key path, and says what is valid.
+MODEL_REFUSALS = {
+    "sweep = [1]\n": "sweep: give at least one [[sweep]] table with boards, starts and method",
+    HEAD + "label = 3\n": "sweep[0].label: must be a string, got 3",
+    HEAD + "params = 3\n": "sweep[0].params: must be a table {key = value, ...}, got 3",
+    HEAD + "params = { tie = [] }\n": "sweep[0].params.tie: an empty list; give at least one value",
+    HEAD
+    + 'params = { tie = "random" }\nrepeats = true\n': "sweep[0].repeats: must be a number of seeds 1..100,000, got True",
+    HEAD.replace(
+        '"all"', "{ sample = 3, colour = 1 }"
+    ): "sweep[0].starts.colour: unknown key; valid keys: sample, seed",
+    HEAD.replace('"all"', "{ seed = 3 }"): "sweep[0].starts.sample: missing",
+    HEAD.replace('"all"', "[[0, 0, 1]]"): "sweep[0].starts: must be a list of [row, col] squares, got [[0, 0, 1]]",
+    HEAD.replace(
+        '"all"', "5"
+    ): 'sweep[0].starts: write "all", "corners", a list of [row, col] or {sample = K, seed = S}',
+    HEAD.replace("warnsdorff", "naive") + "params = { seed = 1 }\n": (
+        "sweep[0].params.seed: not a parameter of method 'naive'; it takes none"
+    ),
+    HEAD
+    + HEAD
+    + 'params = { tie = "sideways" }\n': "sweep[1].params.tie: unknown tie-break 'sideways'; choose one of: ",
+    '[[sweep]]\nboards = [5]\nmethod = "census"\nparams = { depth = [1, true] }\n': (
+        "sweep[0].params.depth: must be moves fixed per unit, a positive integer or a list, got [1, True]"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", sorted(MODEL_REFUSALS))
+def test_a_refusal_names_the_file_the_key_path_and_what_is_valid(tmp_path, text):
+    path = write_job(tmp_path, "bad", text)
+    with pytest.raises(JobError) as refused:
+        load_job(path)
+    assert str(refused.value).startswith(f"{path}: {MODEL_REFUSALS[text]}"), str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+#: TOML-like values, mostly near what a sweep takes, so that a generated sweep gets past some checks.
+LEAVES = st.one_of(
+    st.integers(-2, 6),
+    st.sampled_from([2**40, True, False, 1.5, "", "x", "all", "corners", "5x6", "3..5", "9..5", "4..9000", "random"]),
+    st.sampled_from(["first", "squirrel", "plain", "warnsdorff", "census", "estimate", "backtrack", "knightly"]),
+)
+KEYS = ["boards", "starts", "method", "params", "repeats", "label", "colour", "tie", "seed", "sample", "closed"]
+KEYS += ["depth", "removed", "probes", "rate_nodes", "budget", "order"]
+VALUES = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYS), inner, max_size=3),
+    max_leaves=6,
+)
+PARAMS = st.dictionaries(st.sampled_from(KEYS[7:]), VALUES, max_size=3)
+#: Sweeps near valid ones (each key mostly a value it takes), so that most get past the first checks.
+SWEEPS = st.fixed_dictionaries(
+    {
+        "method": st.sampled_from([*SWEEP_METHODS, "knightly"]),
+        "boards": st.sampled_from([5, "5x6", [4, 5], "3..5", [1], [6, "3..4x5"]]) | VALUES,
+        "starts": st.sampled_from(["all", "corners", [[0, 0]], [[0, 1], [2, 2]], {"sample": 2}]) | VALUES,
+    },
+    optional={"params": PARAMS | VALUES, "repeats": st.integers(-1, 3) | VALUES, "label": VALUES},
+)
+PATH = re.compile(r"sweep(\[\d+\](\.[a-z_]+)+)?")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(sweeps=st.lists(SWEEPS, min_size=1, max_size=2))
+def test_any_malformed_sweep_is_one_job_error_line_naming_the_file_and_a_key(sweeps):
+    path = Path("jobs/generated.toml")
+    try:
+        parse_job({"sweep": sweeps}, path)
+    except JobError as error:  # any other exception fails the test
+        message = str(error)
+        assert "\n" not in message and message.startswith(f"{path}: "), message
+        key, _, said = message.removeprefix(f"{path}: ").partition(": ")
+        assert PATH.fullmatch(key) and said, message
+        if match := re.match(r"sweep\[(\d+)\]\.([a-z_]+)", key):  # a sweep's key named is in it, or said missing
+            assert match[2] in sweeps[int(match[1])] or said.startswith("missing"), message

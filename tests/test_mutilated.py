@@ -94,7 +94,7 @@ def test_a_sweep_without_squares_runs_and_is_refused_when_malformed(tmp_path):
     for params, message in bad.items():
         with pytest.raises(JobError, match=re.escape(message)):
             load_job(write_job(tmp_path, "bad", head + params))
-    with pytest.raises(JobError, match="'removed' does not apply to method 'warnsdorff'"):
+    with pytest.raises(JobError, match=re.escape("params.removed: not a parameter of method 'warnsdorff'; it takes")):
         load_job(write_job(tmp_path, "bad", head.replace("backtrack", "warnsdorff") + "params = { removed = [] }\n"))
 
 

@@ -58,6 +58,15 @@ def test_a_registered_tie_break_is_a_choice_everywhere(dummy_tie_break, tmp_path
         main(["tour", "--help"])
     tie_help = next(line for line in capsys.readouterr().out.splitlines() if "--tie" in line)
     assert dummy_tie_break in tie_help and "roth" in tie_help
+    # `knight tour --tie` takes it, and a typo names it among the valid ones, in one line, exit 2
+    with pytest.raises(SystemExit) as stop:
+        main(["tour", "5", "--tie", dummy_tie_break])
+    assert stop.value.code in (0, 1) and dummy_tie_break in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        main(["tour", "5", "--tie", "sideways"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert "unknown tie-break 'sideways'; choose one of: " in err and dummy_tie_break in err
     # the job parser accepts it, and names it among the valid ones when given a typo
     job = load_job(
         write_job(

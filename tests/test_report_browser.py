@@ -21,8 +21,8 @@ from runner_helpers import knight, write_job
 from test_report import SMALL_JOB
 
 from knight.engine import Board, find_tour
+from knight.engine.diagrams import tour_svg
 from knight.report.charts import distributions_svg
-from knight.report.diagrams import tour_svg
 
 PHONE, PROJECTOR = 375, 1280
 

@@ -149,3 +149,26 @@ def test_readers_open_the_store_read_only_and_change_nothing(tmp_path):
     assert listed.returncode == 0, listed.stderr
     assert len(records) == 4 and all(r.full and r.jobs == ("tiny",) for r in records)
     assert store.read_bytes() == before
+
+
+def test_a_census_split_into_other_units_is_registered_anew(tmp_path):
+    """A census registered by another version of the engine (here: every first move its own unit) is
+    re-registered with the units the engine lists now, so that its old units are not counted twice."""
+    from knight.engine.census import CensusSpec, census_units
+    from knight.tasks import CensusPlan, Task
+
+    spec = CensusSpec(5, 5)
+    now = CensusPlan.of(spec)
+    every_first_move = [
+        Task.from_unit(replace(unit, first=first, weight=1))
+        for unit in census_units(Board(5, 5))
+        for first in {unit.first, unit.first[::-1] if unit.start[0] == unit.start[1] else unit.first}
+    ]
+    before = CensusPlan(spec, tuple(every_first_move))
+    with Store(tmp_path / "s.sqlite") as store:
+        store.register_job("census", before.tasks, [before])
+        store.register_job("census", now.tasks, [now])
+        with store.transaction() as db:
+            keys = {k for (k,) in db.execute("SELECT task_key FROM census_tasks")}
+            (units,) = db.execute("SELECT units FROM censuses").fetchone()
+    assert keys == set(now.keys) and units == len(now.keys) < len(before.keys)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 
 from runner_helpers import knight, summary, write_job
@@ -99,14 +100,15 @@ def test_a_second_run_does_no_work_and_a_grown_job_runs_only_what_is_new(tmp_pat
     first = knight(["run", str(path)], store)
     assert first.returncode == 0, first.stderr
     total = len(load_job(path).tasks())
-    assert f"{total} tasks, 0 already in" in first.stdout and f"{total} run now (0 failed)" in first.stdout
-    again = knight(["run", str(path)], store)
-    assert f"{total} already in" in again.stdout and "0 run now" in again.stdout
+    # the summary line, on stderr
+    assert f"{total} tasks: {total} run now, 0 reused from {store}, 0 failed;" in first.stderr
+    again = json.loads(knight(["run", str(path), "--json"], store).stdout)
+    assert (again["tasks"], again["reused"], again["ran"], again["failed"]) == (total, total, 0, 0)
     path.write_text(SWEEP.replace('"5x6"', '"5x6", 7'))
-    grown = knight(["run", str(path)], store)
-    assert f"{total} already in" in grown.stdout and f"{49 * 5} run now" in grown.stdout
+    grown = json.loads(knight(["run", str(path), "--json"], store).stdout)
+    assert (grown["reused"], grown["ran"]) == (total, 49 * 5)
     rows = summary(store, "counted")
-    assert {row["board"] for row in rows} == {"5x5", "6x6", "5x6", "7x7"}
+    assert {tuple(row["board"]) for row in rows} == {(5, 5), (6, 6), (5, 6), (7, 7)}
 
 
 def test_results_in_json_and_csv_agree(tmp_path):

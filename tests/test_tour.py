@@ -172,3 +172,27 @@ def test_cycle_key_ignores_start_and_direction_of_a_closed_tour():
         other = find_tour(board, start, "backtrack", closed=True, order="warnsdorff")
         assert (other.key_cycle == closed.key_cycle) == (edges(other) == edges(closed))
     assert warnsdorff_tour(Board(5, 5), (0, 0)).key_cycle is None
+
+
+@given(
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.data(),
+    st.integers(1, 2000),
+    st.sampled_from(["warnsdorff", "random-walk", "naive"]),
+)
+def test_the_streamed_json_is_the_documents_json(n, m, data, per_chunk, method):
+    board = Board(n, m)
+    start = data.draw(st.tuples(st.integers(0, n - 1), st.integers(0, m - 1)))
+    found = find_tour(board, start, method)
+    text = "".join(found.json_chunks(per_chunk))
+    assert text == json.dumps(found.to_dict())  # the same text, squares never turned into Python lists
+    assert Tour.from_dict(json.loads(text)).key_directed == found.key_directed
+
+
+def test_a_big_tour_streams_in_pieces_of_bounded_size():
+    found = find_tour(Board(300, 300), (0, 0), "warnsdorff", tie="roth")
+    pieces = list(found.json_chunks(1 << 12))
+    assert len(pieces) == 2 + -(-found.length // (1 << 12))
+    assert max(len(piece) for piece in pieces[1:-1]) <= (1 << 12) * len("[299, 299], ")
+    assert json.loads("".join(pieces))["squares"][-1] == list(found.end)

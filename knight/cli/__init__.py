@@ -33,8 +33,8 @@ app = typer.Typer(
     name="knight",
     help="A knight's-tour workbench: find tours, sweep them, count them, and write the report.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # paragraphs of the docstrings joined; each example its own paragraph
 )
 
 

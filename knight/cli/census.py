@@ -7,12 +7,12 @@ run again, it counts only the units the store lacks; run twice, it counts nothin
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
 from knight.cli import app, parse_square
+from knight.cli.options import ChoiceCommand, JsonOption, QuietOption, examples, print_json
 from knight.cli.run import (
     EXIT_SOME_FAILED,
     ExecutorOption,
@@ -33,7 +33,14 @@ __all__ = ["SMALL_BOARD", "census"]
 SMALL_BOARD = 30
 
 
-@app.command()
+@app.command(
+    cls=ChoiceCommand,
+    epilog=examples(
+        "knight census 5",
+        "knight census 6 --closed --json",
+        "knight census 8 --remove 0,0 --remove 7,7",
+    ),
+)
 def census(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
@@ -51,7 +58,8 @@ def census(
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
     verbose: VerboseOption = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the census as JSON.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
     """Count every directed open tour (or every closed tour) of a board of at most 64 squares, per start square.
 
@@ -84,6 +92,7 @@ def census(
         scheduler=scheduler,
         verbose=verbose,
         again="knight census (same arguments)",
+        quiet=quiet,
     )
     with Store(path) as results:
         (stored,) = results.censuses(job.name)
@@ -122,7 +131,7 @@ def _print(
 ) -> int:
     result = None if stored is None else stored.census
     if as_json:
-        typer.echo(json.dumps(_as_dict(board, closed, removed, start, verdict, result, symmetric, run)))
+        print_json(_as_dict(board, closed, removed, start, verdict, result, symmetric, run))
     else:
         typer.echo(_describe(board, closed, removed, verdict, result, symmetric, run))
     return 0
@@ -187,6 +196,8 @@ def _as_dict(
     symmetric: int | None,
     run: dict[str, Any] | None,
 ) -> dict[str, Any]:
+    """The census as the JSON document's data: the same keys whether it was searched or answered by theory,
+    open or closed (null where a value does not apply)."""
     data: dict[str, Any] = {
         "board": [board.n, board.m],
         "closed": closed,
@@ -198,18 +209,34 @@ def _as_dict(
             [None if (r, c) in removed or (start and (r, c) != tuple(start)) else 0 for c in range(board.m)]
             for r in range(board.n)
         ]
-        data.update(counts=counts, total=0, nodes=0, searched=False, seconds=0.0, processes=0)
+        data.update(
+            counts=counts,
+            total=0,
+            undirected=None if closed else 0,
+            cycles=0 if closed else None,
+            cycles_up_to_symmetry=0 if closed else None,
+            nodes=0,
+            units=0,
+            searched=False,
+            searched_starts=[],
+            store=None,
+            units_run=0,
+            units_stored=0,
+            processes=0,
+            executor=None,
+            seconds=0.0,
+        )
         return data
     data.update(
         counts=[[int(v) if v >= 0 else None for v in row] for row in result.counts],
         total=result.total,
         undirected=result.undirected,
+        cycles=result.cycles if closed else None,
+        cycles_up_to_symmetry=symmetric if closed else None,
         nodes=result.nodes,
         units=result.units,
         searched=True,
         searched_starts=[list(s) for s in result.searched_starts],
         **run,
     )
-    if closed:
-        data.update(cycles=result.cycles, cycles_up_to_symmetry=symmetric)
     return data

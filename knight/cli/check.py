@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from knight.cli import EXIT_BAD_INPUT, app
+from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
 
 __all__ = ["EXIT_FULL_TOUR", "EXIT_NOT_FULL", "check", "describe"]
 
@@ -14,28 +15,38 @@ EXIT_FULL_TOUR = 0
 EXIT_NOT_FULL = 1
 
 
-@app.command()
+def _formats() -> tuple[str, ...]:
+    from knight.grading.formats import FORMATS
+
+    return FORMATS
+
+
+@app.command(
+    cls=ChoiceCommand,
+    epilog=examples(
+        "knight check alice.txt",
+        "knight check alice.txt --board 8 --start 0 0",
+        "knight check alice.txt --format pairs --json",
+    ),
+)
 def check(
     file: Annotated[str, typer.Argument(help="The submission: a text file.")],
     board: Annotated[
         str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and chess squares).")
     ] = None,
     start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
-    format: Annotated[
+    format: Annotated[  # noqa: A002 - the option's name
         str | None,
-        typer.Option(  # noqa: A002 - the option's name
-            "--format", help="Force the format: array, pairs, chess, csv, json (default: detected)."
-        ),
+        choice_option(Choice("--format", "format", _formats), "Force the format (default: detected).", "--format"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
-    """Check one submission: verdict, first illegal step, repeated and unvisited squares, the
-    lowest-degree rule, which of our methods reproduces it, and whether it is the assigned exercise.
+    """Check one student's submission and say what it is.
 
-    Exit status: 0 a full tour; 1 readable but not a full tour; 2 unreadable (one line says why).
+    The verdict, the first illegal step, repeated and unvisited squares, the lowest-degree rule, which
+    of our methods reproduces it, and whether it is the assigned exercise. Exit status: 0 a full tour; 1 readable but not a full tour; 2 unreadable (one line says why).
     """
-    import json
-
     from knight.grading.check import FULL
     from knight.grading.check import check as check_submission
     from knight.grading.formats import Unreadable, parse_board, read_file
@@ -47,7 +58,10 @@ def check(
         typer.echo(f"knight: error: {file}: {error}", err=True)
         return EXIT_BAD_INPUT
     result = check_submission(submission, board=assigned, start=(start[0], start[1]) if start else None)
-    typer.echo(json.dumps(result.to_dict()) if as_json else describe(result))
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        typer.echo(describe(result))
     return EXIT_FULL_TOUR if result.verdict == FULL else EXIT_NOT_FULL
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from knight.cli import app, fail
+from knight.cli.options import JsonOption, QuietOption, examples, info, print_json
 
 __all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
 
@@ -16,7 +17,13 @@ EXIT_ALL_READ = 0
 EXIT_SOME_UNREADABLE = 1
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "knight grade submissions --out grades",
+        "knight grade examples/submissions --out /tmp/grades --board 8 --start 0 0",
+        "knight grade submissions --out grades --rubric rubric.toml --pdf --json",
+    )
+)
 def grade(
     directory: Annotated[str, typer.Argument(help="The directory of submissions, one file per student.")],
     out: Annotated[str, typer.Option(help="Where to write gradebook.csv and the feedback pages.")],
@@ -24,11 +31,13 @@ def grade(
     start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
     rubric: Annotated[str | None, typer.Option(help="A TOML rubric replacing the default scores.")] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Also write each feedback page as PDF.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
-    """Check every file directly in DIRECTORY (sub-directories are skipped) and write OUT/gradebook.csv and
-    one feedback page per student (OUT/<student>.html, and .pdf with --pdf).
+    """Grade a class: check every submission, write a gradebook and a feedback page per student.
 
-    Exit status: 0 every file was read; 1 some could not be (their rows say why); 2 bad arguments.
+    Every file directly in DIRECTORY is checked (sub-directories are skipped); OUT/gradebook.csv gets a
+    row per file and OUT/STUDENT.html (and .pdf with --pdf) the feedback. Exit status: 0 every file was read; 1 some could not be (their rows say why); 2 bad arguments.
     """
     from knight.grading.formats import parse_board
     from knight.grading.gradebook import grade_directory, load_rubric, submission_files
@@ -43,12 +52,16 @@ def grade(
     scores = load_rubric(rubric)
     files, skipped = submission_files(source)
     for name in skipped:
-        typer.echo(f"skipped sub-directory {name}/ (only files directly in {directory} are graded)", err=True)
+        info(quiet, f"skipped sub-directory {name}/ (only files directly in {directory} are graded)")
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"cannot create {out}: {error.strerror or error}")
-    with typer.progressbar(length=len(files), label="grading", file=sys.stderr) as bar:
+    from rich.progress import Progress
+
+    console = Console(stderr=True)  # progress on stderr, on a terminal only (a log file gets no bar)
+    with Progress(console=console, disable=quiet or not console.is_terminal) as bar:
+        grading = bar.add_task("grading", total=len(files))
         batch = grade_directory(
             source,
             target,
@@ -57,10 +70,24 @@ def grade(
             rubric=scores,
             pdf=pdf,
             files=files,
-            on_done=lambda row: bar.update(1),
+            on_done=lambda row: bar.advance(grading),
         )
     full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)
     copied = sum(bool(row.copied_from) for row in batch.rows)
+    if as_json:
+        print_json(
+            {
+                "directory": str(source),
+                "out": str(target),
+                "gradebook": str(target / "gradebook.csv"),
+                "submissions": len(batch.rows),
+                "full_tours": full,
+                "unreadable": batch.unreadable,
+                "copied": copied,
+                "skipped": list(skipped),
+            }
+        )
+        return EXIT_SOME_UNREADABLE if batch.unreadable else EXIT_ALL_READ
     typer.echo(
         f"{len(batch.rows)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
         f"{copied} flagged as copied; wrote {target / 'gradebook.csv'} and {len(batch.rows)} feedback pages"

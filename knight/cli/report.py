@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from knight.cli import app, fail
+from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
 
 __all__ = ["DEFAULT_OUT", "FILE_NAMES", "report"]
 
@@ -19,37 +20,57 @@ DEFAULT_OUT = Path("reports/out")
 FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
 
 
-@app.command()
+def _editions() -> tuple[str, ...]:
+    from knight.report.render import EDITIONS
+
+    return EDITIONS
+
+
+def _papers() -> list[str]:
+    from knight.report.render import PAPERS
+
+    return list(PAPERS)
+
+
+@app.command(
+    cls=ChoiceCommand,
+    epilog=examples(
+        "knight report",
+        "knight report --edition handout --paper letter --no-pdf",
+        "knight report --job homework-8 --out /tmp/report --json",
+    ),
+)
 def report(
-    edition: Annotated[list[str], typer.Option(help="key (answers) or handout (questions only); repeatable.")] = [
-        "key"
-    ],
+    edition: Annotated[
+        list[str],
+        choice_option(
+            Choice("--edition", "edition", _editions), "key (answers) or handout (questions only); repeatable."
+        ),
+    ] = ["key"],
     store: Annotated[
         Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")
     ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
-    paper: Annotated[str, typer.Option(help="Page size: a4 or letter.")] = "a4",
+    paper: Annotated[str, choice_option(Choice("--paper", "paper", _papers), "Page size.")] = "a4",
     jobs: Annotated[
         list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")
     ] = [],
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDF.")] = True,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Write the report: reports/out/knights-tour.{html,pdf} (key) and knights-tour-handout.{html,pdf}.
+    """Write the report, in HTML and PDF: the answer key and the student handout.
 
-    With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
+    The key goes to reports/out/knights-tour.html and .pdf, the handout to knights-tour-handout.html
+    and .pdf. With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
     from knight.report.context import StoreData, build_context
     from knight.report.data import load_store
     from knight.report.handout import handout_context
-    from knight.report.render import EDITIONS, PAPERS, alongside, render_html, write_pdf, write_text
+    from knight.report.render import alongside, render_html, write_pdf, write_text
     from knight.runner.jobs import load_job
     from knight.store import store_path
 
-    for name in edition:
-        if name not in EDITIONS:
-            fail(f"unknown edition {name!r}; choose from: {', '.join(EDITIONS)}")
-    if paper not in PAPERS:
-        fail(f"unknown paper {paper!r}; choose from: {', '.join(PAPERS)}")
     shown = [load_job(job, force=True).name for job in jobs] if jobs else None
     _check_out(out)
     meta = _meta(jobs)
@@ -68,7 +89,18 @@ def report(
             path = store_path(store)
             data = StoreData(*load_store(path))
             write("key", build_context(data.only(shown)))
-    for name in dict.fromkeys(edition):
+    written = {
+        name: [
+            str((out / FILE_NAMES[name]).with_suffix(suffix))
+            for suffix in (".html", ".pdf")
+            if pdf or suffix == ".html"
+        ]
+        for name in dict.fromkeys(edition)
+    }
+    if as_json:
+        print_json({"out": str(out), "paper": paper, "editions": written})
+        return
+    for name in written:
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
 
 

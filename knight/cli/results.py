@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
+import os
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
+from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
 from knight.engine.board import size_text
 from knight.store import CensusRecord, EstimateRecord, Store, store_path
 
-__all__ = ["COLUMNS", "CENSUS_COLUMNS", "ESTIMATE_COLUMNS", "results", "census_row", "estimate_row", "format_params"]
+__all__ = [
+    "COLUMNS",
+    "CENSUS_COLUMNS",
+    "ESTIMATE_COLUMNS",
+    "DROPPED_FIRST",
+    "PIPE_WIDTH",
+    "TEXT_WIDTH",
+    "results",
+    "census_row",
+    "estimate_row",
+    "format_params",
+]
 
 #: Columns of the summary, with their headings in the table.
 COLUMNS = {
@@ -66,13 +82,45 @@ ESTIMATE_COLUMNS = {
     "rate": "nodes/s",
 }
 
+#: On a narrow terminal, the columns that may be left out, the least telling first (a column whose every
+#: value is the same, such as 0 failed everywhere, before the others); the rest are kept and wrapped.
+DROPPED_FIRST = (
+    "pending",
+    "tasks",
+    "done",
+    "starts",
+    "depth",
+    "seed",
+    "failed",
+    "exact_nodes",
+    "rate",
+    "full_probes",
+    "closed",
+    "distinct_undirected",
+    "units",
+    "undirected",
+    "exact_tours",
+)
+#: The narrowest a text column (job, board, method, parameters) is made before columns are left out.
+TEXT_WIDTH = 11
+#: The width of the tables when stdout is not a terminal and COLUMNS is not set (a file, a pipe).
+PIPE_WIDTH = 200
 
-@app.command()
+
+@app.command(
+    epilog=examples(
+        "knight results",
+        "knight results homework-8 --csv > homework-8.csv",
+        "knight results --census --json",
+    )
+)
 def results(
     job: Annotated[str | None, typer.Argument(help="A job's name or its file (default: every job).")] = None,
     store: StoreOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV.")] = False,
+    as_json: JsonOption = False,
+    as_csv: Annotated[
+        bool, typer.Option("--csv", help="Print the rows as CSV (plain numbers; the same header whatever the job).")
+    ] = False,
     reach: Annotated[
         bool,
         typer.Option(
@@ -89,17 +137,20 @@ def results(
             "--census",
             help=(
                 "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes "
-                "(the form --json and --csv print them in)."
+                "(--csv prints their rows; --json leaves out the tours and estimates)."
             ),
         ),
     ] = False,
+    quiet: QuietOption = False,
 ) -> int:
-    """Summarise the store: tasks, full and closed tours, how many starts give a full tour, and the
-    distinct full tours three ways (directed, up to reversal, up to reversal and symmetry); then the
-    censuses (tours counted, per board and kind). --json and --csv print the tour rows, or with
-    --census the census rows.
+    """Summarise the store: per job, board, method and parameters, the tours found and how many differ.
 
-    Random tie-breaks are counted together over their seeds. Exit status 0, or 2 for bad input.
+    Tasks, full and closed tours, how many starts give a full tour, and the distinct full tours three
+    ways (directed, up to reversal, up to reversal and symmetry); then the censuses (tours counted, per
+    board and kind) and the tree-size estimates. The tables fit the terminal's width (columns that tell
+    least are left out on a narrow one: --csv and --json give them all). --csv prints the tour rows, or
+    with --census the census rows; --json everything, under keys. Random tie-breaks are counted together
+    over their seeds. Exit status 0, or 2 for bad input.
     """
     if as_json and as_csv:
         fail("choose one of --json and --csv")
@@ -116,18 +167,39 @@ def results(
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
         if reach:
             return _print_reach(opened, name, as_json, as_csv)
-        rows = [] if censuses else [_plain(row) for row in opened.summary(name)]
-        counted = [census_row(stored) for stored in opened.censuses(name)]
-        estimated = [] if censuses else [estimate_row(stored) for stored in opened.estimates(name)]
+        summary = [] if censuses else opened.summary(name)
+        stored_censuses = opened.censuses(name)
+        estimates = [] if censuses else opened.estimates(name)
         failures = opened.failures(name)
-    columns, shown = (CENSUS_COLUMNS, counted) if censuses else (COLUMNS, rows)
+    rows = [_plain(row) for row in summary]
+    counted = [census_row(stored) for stored in stored_censuses]
+    estimated = [estimate_row(estimate) for estimate in estimates]
     if as_json:
-        typer.echo(json.dumps(shown, indent=2))
+        print_json(
+            {  # not the store's path: the same results give the same document wherever the store is
+                "job": name,
+                "tours": [{**plain, "board": [row["n"], row["m"]]} for plain, row in zip(rows, summary, strict=True)],
+                "censuses": [_census_json(row, stored) for row, stored in zip(counted, stored_censuses, strict=True)],
+                "estimates": [_estimate_json(estimate) for estimate in estimates],
+                "failures": [
+                    {"task": key, "what": what, "attempts": attempts, "reason": reason}
+                    for key, what, attempts, reason in failures
+                ],
+            }
+        )
     elif as_csv:
+        columns, shown = (CENSUS_COLUMNS, counted) if censuses else (COLUMNS, rows)
         writer = csv.DictWriter(sys.stdout, fieldnames=list(columns), lineterminator="\n")
         writer.writeheader()
         writer.writerows(
-            {**row, **{key: _cell(key, row[key]) for key in ("params", "jobs", "removed", "starts") if key in row}}
+            {
+                **row,
+                **{
+                    key: _cell(key, row[key], grouped=False)
+                    for key in ("params", "jobs", "removed", "starts")
+                    if key in row
+                },
+            }
             for row in shown
         )
     else:
@@ -172,15 +244,40 @@ def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     }
 
 
-def _cell(key: str, value: Any) -> str:
-    """A summary value as table or CSV text: parameters as ``name=value``, lists of squares and jobs plainly."""
+def _census_json(row: dict[str, Any], stored: CensusRecord) -> dict[str, Any]:
+    """A census row for --json: the board as [n, m], and ``starts`` null for every start (else its squares)."""
+    return {
+        **row,
+        "board": [stored.spec.board.n, stored.spec.board.m],
+        "starts": None if row["starts"] == "all" else row["starts"],
+    }
+
+
+def _estimate_json(estimate: EstimateRecord) -> dict[str, Any]:
+    """A tree-size estimate for --json: every stored field, as numbers, with the standard errors and the speed."""
+    data = dataclasses.asdict(estimate)
+    n, m = data.pop("n"), data.pop("m")
+    return {
+        "jobs": list(estimate.jobs),
+        "board": [n, m],
+        **data,
+        "start": list(estimate.start),
+        "node_se": estimate.node_se,
+        "tour_se": estimate.tour_se,
+        "nodes_per_second": estimate.nodes_per_second,
+    }
+
+
+def _cell(key: str, value: Any, *, grouped: bool = True) -> str:
+    """A summary value as table or CSV text: parameters as ``name=value``, lists of squares and jobs plainly;
+    numbers with thousands separators in a table (``grouped``), plain in CSV."""
     if key == "params":
-        return format_params(value)
+        return format_params(value, grouped=grouped)
     if isinstance(value, list):
         return " ".join(f"{item[0]},{item[1]}" if isinstance(item, list) else str(item) for item in value) or "-"
     if value is None:
         return "-"
-    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    return f"{value:,}" if grouped and isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
@@ -192,12 +289,13 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def format_params(params: dict[str, Any]) -> str:
-    """Parameters as ``name=value`` pairs, e.g. ``tie=random seeds=5``."""
+def format_params(params: dict[str, Any], *, grouped: bool = True) -> str:
+    """Parameters as ``name=value`` pairs, e.g. ``tie=random, seeds=5``; numbers with thousands separators
+    unless not ``grouped`` (CSV)."""
     return (
         ", ".join(
             f"{name}={value:,}"
-            if isinstance(value, int) and not isinstance(value, bool)
+            if grouped and isinstance(value, int) and not isinstance(value, bool)
             else f"{name}={json.dumps(value) if isinstance(value, bool) else value}"
             for name, value in params.items()
         )
@@ -211,54 +309,83 @@ def _print_table(
     estimated: list[dict[str, Any]],
     failures: list[tuple[str, str, int, str]],
 ) -> None:
-    console = Console(width=200 if not sys.stdout.isatty() else None)
+    console = _console()
     if not rows and not counted and not estimated:
         console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
         return
     if rows:
-        table = Table(
-            title="Sweep results: full tours, the starts that gave one, and the distinct full tours "
-            "(directed, up to reversal, up to reversal and symmetry)",
-            show_lines=False,
+        title = (
+            "Sweep results: full tours, the starts that gave one, and the distinct full tours "
+            "(directed, up to reversal, up to reversal and symmetry)"
         )
-        for key, heading in COLUMNS.items():
-            table.add_column(
-                heading,
-                justify="left" if key in ("job", "board", "method", "params") else "right",
-                no_wrap=key in ("job", "params"),
-            )
-        for row in rows:
-            table.add_row(*(format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS))
-        console.print(table)
+        cells = [{k: format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS} for row in rows]
+        console.print(_fitted(console, title, COLUMNS, cells, left=("job", "board", "method", "params")))
     if counted:
-        table = Table(
-            title="Censuses: every tour counted (directed; closed tours from every square), once all units are done",
-            show_lines=False,
+        title = "Censuses: every tour counted (directed; closed tours from every square), once all units are done"
+        cells = [{key: _cell(key, row[key]) for key in CENSUS_COLUMNS} for row in counted]
+        console.print(
+            _fitted(console, title, CENSUS_COLUMNS, cells, left=("jobs", "board", "kind", "removed", "starts"))
         )
-        for key, heading in CENSUS_COLUMNS.items():
-            table.add_column(
-                heading,
-                justify="left" if key in ("jobs", "board", "kind", "removed", "starts") else "right",
-                no_wrap=key == "jobs",
-            )
-        for row in counted:
-            table.add_row(*(_cell(key, row[key]) for key in CENSUS_COLUMNS))
-        console.print(table)
     if estimated:
-        table = Table(
-            title="Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
-            "tours), exact counts where the task made them, and the plain search's speed",
-            show_lines=False,
+        title = (
+            "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
+            "tours), exact counts where the task made them, and the plain search's speed"
         )
-        for key, heading in ESTIMATE_COLUMNS.items():
-            table.add_column(
-                heading, justify="left" if key in ("jobs", "board", "start") else "right", no_wrap=key == "jobs"
-            )
-        for row in estimated:
-            table.add_row(*(_cell(key, row[key]) for key in ESTIMATE_COLUMNS))
-        console.print(table)
+        cells = [{key: _cell(key, row[key]) for key in ESTIMATE_COLUMNS} for row in estimated]
+        console.print(_fitted(console, title, ESTIMATE_COLUMNS, cells, left=("jobs", "board", "start")))
     for _key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
+
+
+def _console() -> Console:
+    """The console the tables are printed on: as wide as the terminal (or $COLUMNS), or
+    :data:`PIPE_WIDTH` into a file or a pipe, where nothing wraps lines."""
+    wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
+    return Console(width=PIPE_WIDTH if wide else None)
+
+
+def _fitted(
+    console: Console,
+    title: str,
+    headings: dict[str, str],
+    cells: list[dict[str, str]],
+    left: Sequence[str],
+) -> Table:
+    """A table of ``cells`` under ``headings`` that fits ``console``'s width. Numbers are never broken (their
+    headings take a line a word); while the table would leave the text columns (``left``) less than
+    :data:`TEXT_WIDTH` each, a column that tells little is left out (:data:`DROPPED_FIRST`, one whose every
+    value is the same first) and a caption says which; then rich folds the text columns into what is left."""
+    numeric = [key for key in headings if key not in left]
+    droppable = [key for key in DROPPED_FIRST if key in numeric]
+    same = [key for key in droppable if len(cells) > 1 and len({row[key] for row in cells}) == 1]
+    order = [*same, *(key for key in droppable if key not in same)]
+
+    def width(key: str, *, split: bool = True) -> int:
+        words = headings[key].split() if key in numeric and split else [headings[key]]
+        widest = max([len(row[key]) for row in cells] + [len(word) for word in words])
+        return widest if key in numeric else min(widest, TEXT_WIDTH)
+
+    def needed(keys: list[str], split: bool = True) -> int:  # the columns, and two spaces between two
+        return sum(width(key, split=split) for key in keys) + 2 * (len(keys) - 1)
+
+    shown, left_out = list(headings), []
+    split = needed(shown, split=False) > console.width  # headings a word a line only when it helps
+    while needed(shown) > console.width and set(order) & set(shown):
+        key = next(key for key in order if key in shown)
+        shown.remove(key)
+        left_out.append(headings[key])
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    for key in shown:
+        if key in numeric:
+            heading = "\n".join(headings[key].split()) if split else headings[key]
+            table.add_column(heading, justify="right", no_wrap=True)
+        else:
+            table.add_column(headings[key], overflow="fold")
+    for row in cells:
+        table.add_row(*(row[key] for key in shown))
+    if left_out:
+        table.caption = f"left out at this width: {', '.join(left_out)} (--csv and --json give every column)"
+    return table
 
 
 def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) -> int:
@@ -285,15 +412,22 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
         for tie, rule in by_rule.items()
     ]
     claims = judge_claims(by_rule)
-    if as_json:
-        typer.echo(json.dumps({"rules": rows, "claims": claims}, indent=2))
+    if as_json:  # the rates as a list: the keys of a rule do not depend on how far the study went
+        rules = [
+            {
+                **{key: value for key, value in row.items() if not key.startswith("rate_")},
+                "rates": [{"low": a, "high": b, "rate": row[f"rate_{a}_{b}"]} for a, b in ranges],
+            }
+            for row in rows
+        ]
+        print_json({"job": job, "rules": rules, "claims": claims})
         return 0
     if as_csv:
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
         return 0
-    console = Console(width=200 if not sys.stdout.isatty() else None)
+    console = _console()
     table = Table(title="How far each rule goes: full tours from the corner of m x m boards")
     for heading in ("rule", "sides", "runs", "first failure", "failing sides", *(f"m {a}-{b}" for a, b in ranges)):
         table.add_column(heading, justify="left" if heading == "rule" else "right")

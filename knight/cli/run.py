@@ -8,12 +8,24 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from knight.cli import EXIT_INTERRUPTED, app, fail
+from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, info, print_json
 from knight.store import STORE_VARIABLE, Store, store_path
 
 if TYPE_CHECKING:
     from knight.runner import Job, RunSummary
 
-__all__ = ["EXIT_ALL_DONE", "EXIT_SOME_FAILED", "run", "check_run_options", "run_in_store"]
+__all__ = [
+    "EXIT_ALL_DONE",
+    "EXIT_SOME_FAILED",
+    "StoreOption",
+    "ExecutorOption",
+    "SchedulerOption",
+    "VerboseOption",
+    "run",
+    "check_run_options",
+    "run_in_store",
+    "summary_line",
+]
 
 EXIT_ALL_DONE = 0
 EXIT_SOME_FAILED = 1
@@ -22,14 +34,31 @@ EXIT_SOME_FAILED = 1
 StoreOption = Annotated[
     Path | None, typer.Option(help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")
 ]
-ExecutorOption = Annotated[str, typer.Option(help="Where tasks run: process (a local pool) or dask.")]
+
+
+def _executors() -> tuple[str, ...]:
+    from knight.runner import EXECUTORS
+
+    return EXECUTORS
+
+
+ExecutorOption = Annotated[
+    str, choice_option(Choice("--executor", "executor", _executors), "Where tasks run: a local process pool or dask.")
+]
 SchedulerOption = Annotated[
     str | None, typer.Option(help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")
 ]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
 
 
-@app.command()
+@app.command(
+    cls=ChoiceCommand,
+    epilog=examples(
+        "knight run jobs/*.toml",
+        "knight run homework-8 --workers 1 --store /tmp/hw.sqlite -v",
+        "knight run jobs/board-sizes.toml --quiet --json",
+    ),
+)
 def run(
     jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
@@ -40,10 +69,13 @@ def run(
     force: Annotated[
         bool, typer.Option("--force", help="Run a job of more than 10,000,000 tasks (refused otherwise).")
     ] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
     """Run the sweeps of the job files; tasks already in the store are not run again.
 
-    Exit status: 0 every task has its tour; 1 some tasks failed (listed, and kept in the store
+    A progress bar on stderr (plain lines when stderr is not a terminal), then one summary line: tasks
+    run now, reused from the store, failed, and the time. Exit status: 0 every task has its tour; 1 some tasks failed (listed, and kept in the store
     with their reason); 2 bad input (a malformed job file, a bad option); 130 interrupted
     (Ctrl-C or SIGTERM: what finished is stored, the next run does the rest).
     """
@@ -64,15 +96,28 @@ def run(
         scheduler=scheduler,
         verbose=verbose,
         again="knight run",
+        quiet=quiet,
     )
-    typer.echo(
-        f"run {summary.run_id}: {summary.total} tasks, {summary.already_done} already in {path}, "
-        f"{summary.ran} run now ({summary.failed} failed) in {summary.seconds:.1f} s"
-    )
-    for failure in summary.failures:
-        typer.echo(f"  failed: {failure}")
+    if as_json:
+        print_json(
+            {
+                "run": summary.run_id,
+                "store": str(path),
+                "jobs": names,
+                "tasks": summary.total,
+                "ran": summary.ran,
+                "reused": summary.already_done,
+                "failed": summary.failed,
+                "failures": list(summary.failures),
+                "seconds": round(summary.seconds, 3),
+            }
+        )
+    for failure in summary.failures:  # errors: printed even with --quiet
+        typer.echo(f"knight: failed: {failure}", err=True)
     if summary.failed:
-        typer.echo("Failed tasks are kept with their reason (`knight results`); the next run retries them.")
+        typer.echo(
+            "knight: failed tasks are kept with their reason (`knight results`); the next run retries them.", err=True
+        )
     return EXIT_SOME_FAILED if summary.failed else EXIT_ALL_DONE
 
 
@@ -89,24 +134,43 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
 
 
 def run_in_store(
-    jobs: list[Job], path: Path, *, workers: int, executor: str, scheduler: str | None, verbose: bool, again: str
+    jobs: list[Job],
+    path: Path,
+    *,
+    workers: int,
+    executor: str,
+    scheduler: str | None,
+    verbose: bool,
+    again: str,
+    quiet: bool = False,
 ) -> RunSummary:
-    """Run ``jobs`` into the store at ``path`` with a progress bar; SIGTERM and Ctrl-C stop the run in
-    order and exit 130, saying that ``again`` (the command to rerun) does the rest."""
+    """Run ``jobs`` into the store at ``path`` with a progress bar and then a summary line on stderr (neither
+    when ``quiet``); SIGTERM and Ctrl-C stop the run in order and exit 130, saying that ``again`` (the
+    command to rerun) does the rest."""
     from knight.runner import run_jobs
     from knight.runner.progress import reporter_for
 
     try:
         with Store(path) as results:  # SIGTERM arrives as Ctrl-C (knight.cli.main)
-            return run_jobs(
+            summary = run_jobs(
                 jobs,
                 results,
                 workers=workers,
                 executor=executor,
                 scheduler=scheduler,
                 verbose=verbose,
-                reporter=reporter_for(),
+                reporter=reporter_for(quiet=quiet, verbose=verbose),
             )
     except KeyboardInterrupt:
         typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest", err=True)
         raise SystemExit(EXIT_INTERRUPTED) from None
+    info(quiet, summary_line(summary, path))
+    return summary
+
+
+def summary_line(summary: RunSummary, path: Path) -> str:
+    """What a run did, in one line: tasks run now, reused from the store, failed, and the time."""
+    return (
+        f"knight: run {summary.run_id}: {summary.total:,} tasks: {summary.ran:,} run now, {summary.already_done:,} "
+        f"reused from {path}, {summary.failed:,} failed; {summary.seconds:.1f} s"
+    )

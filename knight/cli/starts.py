@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
-from knight import __version__
 from knight.cli import app
+from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.engine import Board, InvalidInput
 from knight.engine.starts import DEFAULT_BUDGET, EXHAUSTIVE, FOUND, NONE, StartRecord, existence_map
 
@@ -20,18 +19,19 @@ MAX_MAP_SQUARES = 10_000
 SYMBOLS = {FOUND: "#", NONE: ".", "unknown": "?"}
 
 
-@app.command()
+@app.command(epilog=examples("knight starts 6", "knight starts 3 7 --json", "knight starts 5 --budget 100000"))
 def starts(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     budget: Annotated[int, typer.Option(help="Most nodes of the exhaustive search, per square searched.")] = (
         DEFAULT_BUDGET
     ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
-    """Print the existence map: for every square, whether an open tour starts there, found how or proven how.
+    """Print the existence map: from which squares an open tour starts, and why not elsewhere.
 
-    # a tour was found there, . none exists (with the proof), ? unknown (every method ran out of
+    For every square: # a tour was found there, . none exists (with the proof), ? unknown (every method ran out of
     its budget). Exit status 0, 2 for bad input.
     """
     board = Board(n, n if m is None else m)
@@ -44,14 +44,16 @@ def starts(
     if isinstance(budget, bool) or budget < 1:
         raise InvalidInput(f"--budget must be a positive number of nodes, got {budget}")
     records = existence_map(board, budget=budget)
-    typer.echo(json.dumps(as_dict(board, records, budget)) if as_json else describe(board, records))
+    if as_json:
+        print_json(as_dict(board, records, budget))
+    else:
+        typer.echo(describe(board, records))
     return 0
 
 
 def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, Any]:
-    """The map as JSON-ready data: a version, the board, the counts and one record per square, row by row."""
+    """The map as JSON-ready data: the board, the counts and one record per square, row by row."""
     return {
-        "version": __version__,
         "board": [board.n, board.m],
         "budget": budget,
         "starts_with_tour": sum(record.kind == FOUND for record in records),

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import numpy as np
 import typer
-from typer.core import TyperCommand
 
 from knight.cli import app, parse_square
+from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
 from knight.engine import Board, InvalidInput, Tour, find_tour
 from knight.engine.methods import METHODS
 from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
@@ -19,6 +18,7 @@ __all__ = [
     "EXIT_NO_FULL_TOUR",
     "PARAMETER_OPTIONS",
     "option_help",
+    "parameter_choice",
     "tour",
     "format_array",
     "describe",
@@ -39,9 +39,21 @@ def option_help(name: str) -> str:
     )
 
 
-class _TourCommand(TyperCommand):
-    """`knight tour`, whose parameter options read their help from the methods each time it is shown,
-    so that a tie-break registered after import is listed too."""
+def parameter_choice(name: str) -> Choice:
+    """The values of parameter ``name`` (``tie``, ``order``) over every method that takes it, read from the
+    methods' registries each time (a tie-break registered after import is one)."""
+
+    def names() -> list[str]:
+        found = (m.parameters[name] for m in METHODS.values() if name in m.parameters)
+        return list(dict.fromkeys(value for parameter in found for value in parameter.choice_names()))
+
+    noun = next(m.parameters[name].noun for m in METHODS.values() if name in m.parameters)
+    return Choice(f"--{name}", noun, names)
+
+
+class _TourCommand(ChoiceCommand):
+    """`knight tour`, whose parameter options read their help and choices from the methods each time it is
+    shown, so that a tie-break registered after import is listed too."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
@@ -51,22 +63,32 @@ class _TourCommand(TyperCommand):
         return params
 
 
-@app.command(cls=_TourCommand)
+@app.command(
+    cls=_TourCommand,
+    epilog=examples(
+        "knight tour 8 --start 0 0",
+        "knight tour 8 --start 3 4 --tie random --seed 7 --json",
+        "knight tour 6 --method backtrack --closed",
+    ),
+)
 def tour(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
-    method: Annotated[str, typer.Option(help=f"Method: {', '.join(METHODS)}.")] = "warnsdorff",
-    tie: Annotated[str | None, typer.Option(help=option_help("tie"))] = None,
+    method: Annotated[
+        str, choice_option(Choice("--method", "method", lambda: METHODS), "The method that builds the tour.")
+    ] = "warnsdorff",
+    tie: Annotated[str | None, choice_option(parameter_choice("tie"), option_help("tie"))] = None,
     seed: Annotated[int | None, typer.Option(help=option_help("seed"))] = None,
     closed: Annotated[bool, typer.Option("--closed", help=option_help("closed"))] = False,
-    order: Annotated[str | None, typer.Option(help=option_help("order"))] = None,
+    order: Annotated[str | None, choice_option(parameter_choice("order"), option_help("order"))] = None,
     budget: Annotated[int | None, typer.Option(help=option_help("budget"))] = None,
     remove: Annotated[
         list[str] | None,
         typer.Option(help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the tour as JSON.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
     """Find a tour with one method from one start square and print its array.
 
@@ -80,7 +102,10 @@ def tour(
     found = _stuck_tour(board, (start[0], start[1]), method, params) or find_tour(
         board, (start[0], start[1]), method, **params
     )
-    typer.echo(json.dumps({**found.to_dict(), "theory": str(theory(found))}) if as_json else describe(found))
+    if as_json:
+        print_json({**found.to_dict(), "theory": str(theory(found))})
+    else:
+        typer.echo(describe(found))
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from knight.cli import app
+from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
 from knight.store import Store, store_path
 
@@ -17,7 +17,13 @@ EXIT_SOUND = 0
 EXIT_DAMAGED = 1
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "knight verify",
+        "knight verify --store /tmp/hw.sqlite --json",
+        "knight verify --repair && knight run jobs/*.toml",
+    )
+)
 def verify(
     store: StoreOption = None,
     repair: Annotated[
@@ -30,37 +36,28 @@ def verify(
             ),
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the problems as one JSON document.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> int:
-    """Check the whole store: every stored tour rebuilt from its path and validated (knight moves, no
-    square twice, on the board, and its length, fullness, closedness and key as stored), every task
-    marked done has its result, every result matches its checksum, every task its key.
+    """Check the whole store, and with --repair drop what is damaged.
 
-    One line per problem names the task and its job. Exit status: 0 sound; 1 problems found (with
-    --repair: found and dropped, run `knight run` again to recompute them); 2 bad input.
-
-    Examples:
-
-      knight verify
-
-      knight verify --repair && knight run jobs/*.toml
+    Every stored tour is rebuilt from its path and validated (knight moves, no square twice, on the
+    board, and its length, fullness, closedness and key as stored), every task marked done has its
+    result, every result matches its checksum, every task its key. One line per problem names the
+    task and its job. Exit status: 0 sound; 1 problems found (with --repair: found and dropped, run
+    `knight run` again to recompute them); 2 bad input.
     """
     path = store_path(store)
     with Store(path, read_only=not repair) as opened:
         problems = opened.problems(full=True)
         dropped = opened.repair(problems) if repair and problems else 0
     if as_json:
-        from knight import __version__
-
-        typer.echo(
-            json.dumps(
-                {
-                    "version": __version__,
-                    "store": str(path),
-                    "problems": [{"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
-                    "repaired": dropped if repair else None,
-                }
-            )
+        print_json(
+            {
+                "store": str(path),
+                "problems": [{"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
+                "repaired": dropped if repair else None,
+            }
         )
     else:
         for problem in problems:

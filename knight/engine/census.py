@@ -43,6 +43,7 @@ __all__ = [
     "census",
     "count_unit",
     "closed_tours",
+    "first_move_weights",
     "cycles_up_to_symmetry",
     "UnitCounter",
 ]
@@ -63,6 +64,10 @@ class CensusUnit:
     """One independent piece of a census: the tours of one board from ``start`` whose first move is to ``first``
     (and whose next moves, when ``more`` names them, go to those squares).
 
+    ``weight`` is how many first moves the unit stands for: a symmetry of the board that keeps the start
+    (and the removed squares) in place carries the tours of one first move one-to-one onto those of
+    another, so only the least of such first moves is searched, and its count is taken ``weight`` times.
+
     ``first`` is None for a start with no move at all (the 1 × 1 board). Plain data, so a
     unit can be pickled to a worker, stored under :attr:`key`, and rebuilt with
     :meth:`from_dict`.
@@ -78,6 +83,7 @@ class CensusUnit:
     closed: bool = False
     removed: tuple[Square, ...] = ()
     more: tuple[Square, ...] = ()
+    weight: int = 1
 
     @property
     def board(self) -> Board:
@@ -95,7 +101,11 @@ class CensusUnit:
         removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
         kind = "closed" if self.closed else "open"
         more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
-        return f"{size_text(self.n, self.m)} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+        times = f" x{self.weight}" if self.weight != 1 else ""
+        return (
+            f"{size_text(self.n, self.m)} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+            f"{times}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +116,7 @@ class CensusUnit:
             "closed": self.closed,
             "removed": [list(square) for square in self.removed],
             "more": [list(square) for square in self.more],
+            **({"weight": self.weight} if self.weight != 1 else {}),
         }
 
     @classmethod
@@ -119,6 +130,7 @@ class CensusUnit:
             bool(data.get("closed", False)),
             tuple(tuple(square) for square in data.get("removed", ())),
             tuple(tuple(square) for square in data.get("more", ())),
+            int(data.get("weight", 1)),
         )
 
 
@@ -155,6 +167,14 @@ class Census:
     removed: tuple[Square, ...] = ()
     cycles: int | None = None
 
+    def _repr_svg_(self) -> str:
+        """The counts per start square as a heat map, for Jupyter (blank where the census did not look)."""
+        from knight.engine.diagrams import heat_map_svg
+
+        kind = "closed" if self.closed else "open"
+        values = np.where(self.counts >= 0, self.counts, np.nan)
+        return heat_map_svg(self.board, values, title=f"directed {kind} tours from each square of {self.board}")
+
     @property
     def total(self) -> int:
         """Directed tours, summed over the start squares counted."""
@@ -186,7 +206,7 @@ class CensusSpec:
 
     >>> spec = CensusSpec(5, 5)
     >>> spec.describe(), len(spec.units())
-    ('5x5 open, every start', 27)
+    ('5x5 open, every start', 12)
     """
 
     n: int
@@ -238,7 +258,9 @@ def census_units(
 
     Open tours: for one start square of every symmetry class (the smallest square of its
     class; only the symmetries that keep ``removed`` in place count), one unit per first
-    move. Closed tours: every closed tour passes through every square, so one start
+    move — per class of first moves under the symmetries that keep the start in place, with
+    the class's size as the unit's ``weight`` (:func:`first_move_weights`; a third fewer nodes
+    on 6 × 6). Closed tours: every closed tour passes through every square, so one start
     suffices — a square of least degree (fewest units) — with one unit per first move.
     ``start`` restricts the census to that square. ``depth`` > 1 splits finer, one unit per
     path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives 1,239,666 units).
@@ -254,9 +276,9 @@ def census_units(
     Example
     -------
     >>> [(unit.start, unit.first) for unit in census_units(Board(5, 5))][:3]
-    [((0, 0), (2, 1)), ((0, 0), (1, 2)), ((0, 1), (2, 0))]
-    >>> len(census_units(Board(6, 6), closed=True))
-    2
+    [((0, 0), (1, 2)), ((0, 1), (2, 0)), ((0, 1), (2, 2))]
+    >>> [unit.weight for unit in census_units(Board(6, 6), closed=True)]  # from a corner: (1, 2) and its mirror
+    [2]
 
     Reference: Eiffel text, Try_All; the split into (start, first move) units as in
     performance notes of this project.
@@ -266,7 +288,10 @@ def census_units(
     removed_squares = tuple(sorted(board.coords(s) for s in gone))
     units = []
     for s in starts:
+        weights = first_move_weights(board, s, gone)
         for path in _paths(board, gone, [s], depth):
+            if len(path) > 1 and path[1] not in weights:
+                continue  # a symmetric image of a first move that is searched
             squares = [board.coords(t) for t in path]
             units.append(
                 CensusUnit(
@@ -277,9 +302,36 @@ def census_units(
                     bool(closed),
                     removed_squares,
                     tuple(squares[2:]),
+                    weights[path[1]] if len(path) > 1 else 1,
                 )
             )
     return units
+
+
+def first_move_weights(board: Board, start: int, gone: set[int]) -> dict[int, int]:
+    """The first moves from ``start`` (plain ints) a census searches, each with how many first moves it
+    stands for.
+
+    The symmetries of the board that keep ``start`` and the ``gone`` squares in place (a corner of a
+    square board has two: the identity and the diagonal mirror) map the tours of one first move one-to-one
+    onto those of another. Of each class of first moves under them only the least is searched; its weight
+    is the size of its class. No symmetry but the identity keeps two squares a knight move apart in place,
+    so deeper moves need no such care.
+
+    >>> first_move_weights(Board(6, 6), 0, set())  # (1, 2) stands for itself and its mirror (2, 1)
+    {8: 2}
+    >>> first_move_weights(Board(6, 6), 1, set())  # (0, 1): no symmetry keeps it
+    {9: 1, 12: 1, 14: 1}
+    """
+    moves = sorted(int(t) for t in board.neighbours[start] if t >= 0 and int(t) not in gone)
+    keeping = [image for image in board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone)]
+    fixing = [image for image in keeping if int(image[start]) == start]
+    weights: dict[int, int] = {}
+    for t in moves:
+        images = {int(image[t]) for image in fixing}
+        if t == min(images):
+            weights[t] = len(images)
+    return weights
 
 
 def census_unit_count(
@@ -300,7 +352,7 @@ def census_unit_count(
     not below the number of squares, a removed start, ...) raises :class:`InvalidInput` here too.
 
     >>> census_unit_count(Board(5, 5)), census_unit_count(Board(6, 6), depth=30, limit=1000)
-    (27, None)
+    (12, None)
     """
     gone, starts = _unit_starts(board, closed, removed, start, depth)
     table = np.asarray(board.neighbours, dtype=np.int64)
@@ -309,9 +361,15 @@ def census_unit_count(
     one = np.uint64(1)
     total = 0
     for s in starts:
-        last = np.array([s], dtype=np.int64)
-        visited = np.array([1 << s], dtype=np.uint64)
-        for _ in range(depth):
+        # The first move, as census_units makes it: one searched move of each class under the start's
+        # symmetries (a start with no move at all is one unit); then every path grows freely.
+        searched = sorted(first_move_weights(board, s, gone))
+        if not searched:
+            total += 1
+            continue
+        last = np.array(searched, dtype=np.int64)
+        visited = np.array([(1 << s) | (1 << t) for t in searched], dtype=np.uint64)
+        for _ in range(depth - 1):
             if not len(last):
                 break
             grown_last, grown_visited = [], []
@@ -341,7 +399,7 @@ def census_size(
     """How many units :func:`census_units` lists; :class:`InvalidInput` past :data:`MAX_CENSUS_UNITS`.
 
     >>> census_size(Board(6, 6), depth=3)
-    428
+    322
     """
     count = census_unit_count(board, closed=closed, removed=removed, start=start, depth=depth)
     if count is None:
@@ -424,7 +482,7 @@ def assemble(board: Board, units: list[CensusUnit], results: list[UnitCount]) ->
         if (unit.n, unit.m, unit.closed, unit.removed) != (board.n, board.m, closed, removed):
             raise InvalidInput(f"unit {unit.key} belongs to another census than {board} {units[0].key}")
         s = board.index(unit.start)
-        per_start[s] = per_start.get(s, 0) + result.tours
+        per_start[s] = per_start.get(s, 0) + result.tours * unit.weight
     counts = np.full(board.size, -1, dtype=np.int64)
     cycles = None
     if closed:
@@ -484,7 +542,7 @@ def census(
     (1728, 304, 0)
 
     Reference: Eiffel text, Try_All; exact counts in OEIS A165134 (open, n × n) and
-    A001230 (closed, 2n × 2n), and Löbbing & Wegener (1996) for 8 × 8 closed tours.
+    A001230 (closed, 2n × 2n), and McKay (1997) for 8 × 8 closed tours.
     """
     units = census_units(board, closed=closed, removed=removed, start=start, depth=depth)
     results = list(map_units(UnitCounter(compiled=compiled, prune=prune), units))

@@ -490,7 +490,7 @@ def odd_board_block(board: Board, start: Square) -> tuple[int, int, int, int] | 
 # --- kernels ------------------------------------------------------------------------------------
 
 
-@kernel(compile_from=0)
+@kernel(compile_from=100)  # small boards finish in milliseconds interpreted, sooner than numba loads
 def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Warnsdorff with random ties, rotating the path's end when stuck; return ``(length, work, done)``.
 

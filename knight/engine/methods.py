@@ -107,7 +107,7 @@ METHODS: dict[str, Method] = {
             "find",
             "a full tour from the start wherever one exists, else why none does: theory, a closed tour "
             "walked from the start, joined blocks, Warnsdorff with rotations, exhaustive pruned search",
-            "issue 14; Schwenk 1991; Conrad et al. 1994; Parberry 1997; Posa 1976",
+            "Schwenk 1991; Conrad et al. 1994; Parberry 1997; Pósa 1976",
             _by_name(Parameter("budget", int, FIND_BUDGET, "most nodes of the exhaustive search", minimum=1)),
             find_tour_from,
         ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -109,6 +110,21 @@ class Tour:
         numbers[self.path] = np.arange(1, self.length + 1)
         return numbers.reshape(self.board.n, self.board.m)
 
+    # --- how it shows itself ---------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        kind = ("closed" if self.closed else "open") if self.full else "partial"
+        return (
+            f"<Tour {self.method} on {self.board} from {self.start}: {kind}, "
+            f"{self.length} of {self.board.size - len(self.removed)} squares>"
+        )
+
+    def _repr_svg_(self) -> str | None:
+        """The tour drawn on its board, for Jupyter; None (the text form) on boards too big to draw."""
+        from knight.engine.diagrams import DRAWN_UP_TO, tour_svg
+
+        return tour_svg(self) if max(self.board.n, self.board.m) <= DRAWN_UP_TO else None
+
     # --- telling tours apart ----------------------------------------------------------------
 
     @cached_property
@@ -141,11 +157,27 @@ class Tour:
     # --- plain data -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The tour as JSON-ready data (squares as ``[row, col]``)."""
+        """The tour as JSON-ready data (squares as ``[row, col]``); :meth:`json_chunks` writes the same
+        document as text without a Python object per square."""
+        return {**self._head(), "squares": [list(square) for square in self.squares], **self._tail()}
+
+    def json_chunks(self, squares_per_chunk: int = 1 << 16) -> Iterator[str]:
+        """:meth:`to_dict` as JSON text (what ``json.dumps`` gives), in pieces of at most
+        ``squares_per_chunk`` squares each: a 2000 × 2000 tour is written straight from its path array,
+        a few MB at a time, never as four million Python lists."""
+        yield json.dumps(self._head())[:-1] + ', "squares": ['
+        for begin in range(0, self.length, squares_per_chunk):
+            chunk = self.path[begin : begin + squares_per_chunk]
+            rows, cols = np.divmod(chunk.astype(np.int64), self.board.m)
+            last = begin + squares_per_chunk >= self.length
+            yield _json_pairs(rows, cols, last=last)
+        yield "], " + json.dumps(self._tail())[1:]
+
+    def _head(self) -> dict[str, Any]:
+        return {"board": [self.board.n, self.board.m], "start": list(self.start)}
+
+    def _tail(self) -> dict[str, Any]:
         return {
-            "board": [self.board.n, self.board.m],
-            "start": list(self.start),
-            "squares": [list(square) for square in self.squares],
             "length": self.length,
             "full": self.full,
             "closed": self.closed,
@@ -228,6 +260,36 @@ def _validate(board: Board, path: np.ndarray, removed: tuple[Square, ...] = ()) 
 
 
 _CHUNK = 1 << 18
+
+
+def _json_pairs(rows: np.ndarray, cols: np.ndarray, *, last: bool) -> str:
+    """``[r, c], [r, c], ...`` for the given rows and columns, as ``json.dumps`` spaces them (a separator
+    after the last pair too, unless ``last``). Each pair is laid out in fixed-width byte cells, the unused
+    cells marked 0 and squeezed out at the end: no Python object per number."""
+    width = len(str(int(max(rows.max(), cols.max()))))
+    # '[' row ', ' col '], '
+    cells = np.zeros((rows.size, 2 * width + 6), dtype=np.uint8)
+    cells[:, 0] = ord("[")
+    _digits(cells[:, 1 : 1 + width], rows)
+    cells[:, 1 + width : 3 + width] = np.frombuffer(b", ", dtype=np.uint8)
+    _digits(cells[:, 3 + width : 3 + 2 * width], cols)
+    cells[:, 3 + 2 * width :] = np.frombuffer(b"], ", dtype=np.uint8)
+    flat = cells.reshape(-1)
+    text = str(flat[flat != 0].tobytes().decode("ascii"))
+    return text[:-2] if last else text
+
+
+def _digits(cells: np.ndarray, values: np.ndarray) -> None:
+    """Write ``values`` (non-negative) right-aligned into ``cells`` (one row a value) as ASCII digits;
+    leading places stay 0 (no digit)."""
+    width = cells.shape[1]
+    rest = values.copy()
+    for place in range(width - 1, -1, -1):
+        digits = (rest % 10).astype(np.uint8) + ord("0")
+        if place != width - 1:  # a leading zero is no digit; the units place always is one
+            digits[values < 10 ** (width - 1 - place)] = 0
+        cells[:, place] = digits
+        rest //= 10
 
 
 def _first_repeat(path: np.ndarray) -> int:

@@ -363,7 +363,7 @@ _SVG_CACHE: dict[tuple, str] = {}
 
 
 def board_svg(result: Check) -> str:
-    """The submission drawn on its board: :func:`knight.report.diagrams.tour_svg` for a legal tour; for a
+    """The submission drawn on its board: :func:`knight.engine.diagrams.tour_svg` for a legal tour; for a
     broken one the same drawing with the first illegal step and the repeated squares marked in red.
 
     Drawings are kept by submission (students of one assignment often hand in the same tour)."""
@@ -378,7 +378,7 @@ def board_svg(result: Check) -> str:
 
 def _draw(result: Check) -> str:
     from knight.engine import Tour
-    from knight.report import diagrams as d
+    from knight.engine import diagrams as d
 
     board = result.board
     squares = result.submission.squares

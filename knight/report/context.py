@@ -22,11 +22,11 @@ import numpy as np
 from knight.engine import HORIZONTAL, METHODS, TIE_BREAKS, VERTICAL, Board
 from knight.engine.backtrack import ORDERINGS
 from knight.engine.board import Square
+from knight.engine.diagrams import heat_map_svg, starts_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.charts import distributions_svg, estimates_svg, success_by_size_svg, success_maps_svg
-from knight.report.diagrams import heat_map_svg, starts_map_svg, tour_svg
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
@@ -52,6 +52,11 @@ CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
 EIFFEL_SIZES = (5, 6, 8)
 #: Wozniak's figure, as the blog gives it.
 WOZNIAK_YEARS_LOG10 = 25
+#: A computer of Wozniak's day, for comparison: about ten thousand nodes a second (an order of magnitude).
+SLOW_NODES_PER_SECOND = 1e4
+#: Exact counts of the literature for boards too big for a census here (../shared/literature, OEIS).
+CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, McKay 1997
+OPEN_TOURS_8X8 = 19_591_828_170_979_904  # directed open tours of 8 x 8: OEIS A165134
 AGE_OF_THE_UNIVERSE_YEARS = 13.82e9
 SECONDS_PER_YEAR = 365.25 * 24 * 3600
 #: The rules the board-size chart draws (the table beside it gives every rule): more lines would not read.
@@ -386,7 +391,7 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
                 "none": sum(kind == "none" for kind in kinds.values()),
                 "unknown": sum(kind == "unknown" for kind in kinds.values()),
                 "proofs": sorted({r.method for r in records if r.kind == "none"}),
-                "ways": sorted({r.method for r in records if r.kind == "found"}),
+                "ways": sorted({_way_words(r.method) for r in records if r.kind == "found"}),
                 "nodes": sum(r.nodes for r in records),
                 "census": None
                 if census is None
@@ -406,6 +411,18 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
         )
         + ".",
     }
+
+
+def _way_words(method: str) -> str:
+    """How a tour from a square was found, in a student's words (the engine's record names the method)."""
+    if method.startswith("closed tour (") and method.endswith(") walked from the start"):
+        made_by = method[len("closed tour (") : -len(") walked from the start")]
+        closed = {"parberry": "Parberry's closed tour", "backtrack": "a closed tour found by backtracking"}
+        return f"by walking {closed.get(made_by, 'a closed tour')} of the board from the square"
+    return {
+        "Warnsdorff with rotations": "by Warnsdorff's rule with Pósa's rotations",
+        "exhaustive search": "by an exhaustive search",
+    }.get(method, method)
 
 
 # --- The Eiffel text -------------------------------------------------------------------------------
@@ -494,6 +511,7 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         )
     return {
         "boards": boards,
+        "open_8x8": None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
         "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
         "glance": "; ".join(
             f"{b['board']}: {b['total']:,} directed open tours"
@@ -531,8 +549,11 @@ def eiffel_closed(data: StoreData) -> dict[str, Any]:
         if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success
     ]
     sizes = [s for s in EIFFEL_SIZES if (s * s) % 2 == 0]
+    counted = {(c.n, c.m) for c in closed}
+    literature = [] if (8, 8) in counted else [{"board": board_text(8, 8), "cycles": CLOSED_TOURS_8X8}]
     return {
         "boards": boards,
+        "literature": literature,
         "even_sizes": [board_text(s) for s in sizes],
         "tours": [
             {
@@ -544,15 +565,20 @@ def eiffel_closed(data: StoreData) -> dict[str, Any]:
             for r in drawn[:2]
         ],
         "glance": f"Only on boards with an even number of squares ({', '.join(board_text(s) for s in sizes)}; "
-        f"never 5 × 5); " + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards) + ".",
+        f"never 5 × 5); "
+        + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards)
+        + "".join(f"; {b['board']} has {b['cycles']:,} (the literature)" for b in literature)
+        + ".",
     }
 
 
 def eiffel_colours(data: StoreData) -> dict[str, Any]:
     rows, runs, full, boards = [], 0, 0, 0
-    for n, m in sorted(
+    odd_boards = sorted(
         {(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}
-    ):
+    )
+    largest = board_text(*max(odd_boards, key=lambda b: (b[0] * b[1], b))) if odd_boards else ""
+    for n, m in odd_boards:
         # whole boards only: without two corners, the colour with more squares changes
         board = Board(n, m)
         minority = [
@@ -575,7 +601,9 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
     if not boards:
         raise MissingData("no runs on odd boards")
     if boards > len(rows):
-        rows.append({"board": f"all {boards} odd boards", "runs": runs, "full": full, "squares": "—"})
+        rows.append(
+            {"board": f"all {boards} odd boards run, up to {largest}", "runs": runs, "full": full, "squares": "—"}
+        )
     five = data.results.require("backtrack", 5, 5, order="plain", closed=False)
     proven_none = [r for r in five if not r.full and not r.budget_exhausted]
     majority, minority_count = colour_counts(Board(5, 5))
@@ -617,7 +645,7 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
     odd = [b for b in mutilated if b["odd"]]
     even_agree = all(b["total"] == 0 for b in even)
     odd_found = [f"{b['board']}: {b['total']:,} tours" for b in odd if b["total"] > 0] + [
-        f"{s['board']}: a tour from {s['found']} of {s['starts']} starts searched" for s in searches if s["found"]
+        f"{s['board']}: a tour from {_count_of(s['found'], s['starts'], 'start')} tried" for s in searches if s["found"]
     ]
     odd_text = (
         "odd n: possible — " + "; ".join(odd_found)
@@ -647,6 +675,7 @@ def _searches_by_board(records: list[TourRecord]) -> list[dict[str, Any]]:
         {
             "board": board_text(n, m),
             "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
+            "colours": colour_counts(Board(n, m), [tuple(square) for square in runs[0].params.get("removed", ())]),
             "starts": len(runs),
             "found": sum(r.full for r in runs),
             "nodes": sum(r.work for r in runs),
@@ -706,6 +735,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         raise MissingData("no timed estimate of the 8 x 8 tree")
     rate = eight.nodes_per_second
     years_log = math.log10(eight.node_mean / rate / SECONDS_PER_YEAR)
+    moves = eight.n * eight.m - 1  # the moves of a full tour: the tree's depth
     agree = abs(years_log - WOZNIAK_YEARS_LOG10) <= 1
     shown = [e for _, e in sorted(estimates.items())]
     return {
@@ -713,7 +743,15 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "estimates": shown,
         "rate": rate,
         "years_log": years_log,
+        "years": 10**years_log,
         "nodes_log": math.log10(eight.node_mean),
+        "moves": moves,
+        # the same count from d choices at each of the moves: d ** moves = nodes
+        "branching": 10 ** (math.log10(eight.node_mean) / moves),
+        "guesses": [(d, moves * math.log10(d)) for d in (2, 3)],
+        "sequences_log": moves * math.log10(8),  # every move tried, visited squares or not
+        "slow_rate": SLOW_NODES_PER_SECOND,
+        "slow_years_log": math.log10(eight.node_mean / SLOW_NODES_PER_SECOND / SECONDS_PER_YEAR),
         "agree": agree,
         "claim_log": WOZNIAK_YEARS_LOG10,
         "age_ratio_log": years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS),
@@ -726,8 +764,8 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         ),
         "years_per_node": 10**WOZNIAK_YEARS_LOG10 / eight.node_mean,
         "glance": f"About {scientific(eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
-        f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is "
-        f"{power_of_ten(years_log)} years: our runs "
+        f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is about "
+        f"{scientific(10**years_log, 1)} years: our runs "
         f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
     }
 
@@ -843,12 +881,16 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         rate = rule.rate_between(51, largest)
         if rate is None:
             continue
+        full, sides = rule.full_sides(51, largest)
         rows.append(
             {
                 "name": name,
                 "tie": tie,
                 "rate": rate,
+                "full": full,
+                "sides": sides,
                 "plain": plain,
+                "plain_full": reach["first"].full_sides(51, largest)[0],
                 "failing": len(rule.failing),
                 "tested": len(rule.sides),
                 "first": rule.first_failure,
@@ -861,8 +903,8 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         "rows": rows,
         "largest": largest,
         "glance": "; ".join(
-            f"{r['name'].split(' ')[0]}: {r['rate']:.0%} of sides 51–{largest} against "
-            f"{r['plain']:.0%} for the plain rule, our runs {r['verdict']}"
+            f"{r['name'].split(' ')[0]}: {r['full']} of the {r['sides']} sides 51–{largest} against "
+            f"{r['plain_full']} for the plain rule, our runs {r['verdict']}"
             for r in rows
         )
         + ".",
@@ -971,8 +1013,34 @@ GLOSSARY: dict[str, str] = {
     "census": "counting every tour of a board by a search that tries every path",
     "colour argument": "a knight always moves to the other colour, so a path alternates colours",
     "Knuth's estimator": "an estimate of the size of a search tree from random walks down it (Knuth 1975)",
-    "job, store": "a job file (jobs/*.toml) lists the runs; their results are kept in a database, the store, "
-    "from which this report is made",
+    "Pósa's rotations": "when the path is stuck, reverse its last stretch so that it ends on another square, "
+    "and go on from there (Pósa 1976)",
+}
+
+
+#: The works the key cites, by the short name it cites them with.
+SOURCES: dict[str, str] = {
+    "Warnsdorff 1823": "H. C. von Warnsdorff, Des Rösselsprunges einfachste und allgemeinste Lösung, Schmalkalden",
+    "Pohl 1967": "I. Pohl, A method for finding Hamilton paths and knight's tours, Communications of the ACM 10, "
+    "446–449",
+    "Knuth 1975": "D. E. Knuth, Estimating the efficiency of backtrack programs, Mathematics of Computation 29, "
+    "121–136",
+    "Wirth 1976": "N. Wirth, Algorithms + Data Structures = Programs, Prentice-Hall (the backtracking knight's tour)",
+    "Pósa 1976": "L. Pósa, Hamiltonian circuits in random graphs, Discrete Mathematics 14, 359–364",
+    "Schwenk 1991": "A. J. Schwenk, Which rectangular chessboards have a knight's tour?, Mathematics Magazine 64, "
+    "325–332",
+    "Conrad et al. 1994": "A. Conrad, T. Hindrichs, H. Morsy, I. Wegener, Solution of the knight's Hamiltonian "
+    "path problem on chessboards, Discrete Applied Mathematics 50, 125–134",
+    "Squirrel & Cull 1996": "D. Squirrel, P. Cull, A Warnsdorff-rule algorithm for knight's tours on square "
+    "chessboards",
+    "Parberry 1997": "I. Parberry, An efficient algorithm for the knight's tour problem, Discrete Applied "
+    "Mathematics 73, 251–260",
+    "McKay 1997": "B. D. McKay, Knight's tours of an 8 × 8 chessboard, technical report TR-CS-97-03, Australian "
+    "National University (13,267,364,410,532 closed tours)",
+    "Ganzfried 2004": "S. Ganzfried, A simple algorithm for knight's tours, Oregon State University REU report",
+    "Roth": "A. Roth's tie-break: the tied square farthest from the board's centre",
+    "OEIS": "The On-Line Encyclopedia of Integer Sequences: A165134 (directed open tours of n × n), A001230 "
+    "(closed tours of 2n × 2n)",
 }
 
 
@@ -992,6 +1060,7 @@ def appendix_section() -> dict[str, Any]:
         "horizontal": list(HORIZONTAL),
         "vertical": list(VERTICAL),
         "glossary": GLOSSARY,
+        "sources": SOURCES,
     }
 
 
@@ -1000,6 +1069,12 @@ def _grid(board: Board, by_start: dict[Square, TourRecord], value: Any) -> np.nd
     for start, record in by_start.items():
         grid[start] = value(record)
     return grid
+
+
+def _count_of(part: int, whole: int, noun: str) -> str:
+    """``each of the 4 starts`` when ``part`` is all of ``whole``, else ``3 of the 4 starts``."""
+    nouns = noun if whole == 1 else f"{noun}s"
+    return f"each of the {whole} {nouns}" if part == whole else f"{part} of the {whole} {nouns}"
 
 
 def _count(number: int, noun: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from knight.engine import HORIZONTAL, VERTICAL, Board
-from knight.report.diagrams import empty_board_svg
+from knight.engine.diagrams import empty_board_svg
 from knight.report.questions import Part, Question, document_letters, documents, labels, questions
 
 __all__ = ["NBSP", "DEFAULT_LINES", "handout_context", "unbreakable", "note_markup"]

@@ -51,6 +51,11 @@ class Reach:
         runs = sum(r for _, r in chosen)
         return sum(f for f, _ in chosen) / runs if runs else None
 
+    def full_sides(self, low: int, high: int) -> tuple[int, int]:
+        """(sides with every run full, sides run) over low <= m <= high."""
+        chosen = [self.outcomes[m] for m in self.sides if low <= m <= high]
+        return sum(full == runs for full, runs in chosen), len(chosen)
+
     def binned(self, width: int) -> tuple[list[float], list[float]]:
         """Success rate in consecutive ranges of ``width`` sides: (range midpoints, rates)."""
         if not self.sides:

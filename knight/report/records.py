@@ -23,15 +23,19 @@ class Results:
         # Indexes, so that the report's many queries do not each scan every record.
         self._by_method: dict[str, list[TourRecord]] = {}
         self._by_board: dict[tuple[int, int], list[TourRecord]] = {}
+        self._by_method_and_board: dict[tuple[str, int, int], list[TourRecord]] = {}
         for record in self.records:
             self._by_method.setdefault(record.method, []).append(record)
             self._by_board.setdefault((record.n, record.m), []).append(record)
+            self._by_method_and_board.setdefault((record.method, record.n, record.m), []).append(record)
 
     def select(
         self, method: str | None = None, n: int | None = None, m: int | None = None, **params: Any
     ) -> list[TourRecord]:
         """The records of one method (and parameters) on one board size, sorted by start square."""
-        if n is not None and m is not None:
+        if method is not None and n is not None and m is not None:
+            candidates = self._by_method_and_board.get((method, n, m), [])
+        elif n is not None and m is not None:
             candidates = self._by_board.get((n, m), [])
         elif method is not None:
             candidates = self._by_method.get(method, [])

@@ -48,9 +48,13 @@ below its number of squares and at most 2,000,000 units a census
 counted arithmetically (boards × starts × parameter grid × repeats) before any task is built,
 unless ``knight run --force``.
 
-A file that is not valid TOML, has an unknown key, names a method or parameter that does
-not exist, or an impossible board or start, raises :class:`JobError` with one line naming
-the file, the key and what would be valid.
+How a file is checked: its shape (the keys of the file and of each sweep, every value's type
+and bounds, each method's parameters, a tour method's made from the engine's
+:class:`~knight.engine.parameters.Parameter` descriptions, read live) is declared once as
+pydantic models, and pydantic's first complaint (an unknown key first) becomes one
+:class:`JobError` line naming the file, the key path (``sweep[0].params.tie``) and what is
+valid. Expanding boards and starts, counting tasks, and building the grid, tasks and census
+plans stay here, by hand.
 """
 
 from __future__ import annotations
@@ -61,22 +65,37 @@ import math
 import random
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, Literal, NoReturn, TypeVar
 
-from knight.engine import METHODS, Board, InvalidInput, check_parameters
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    Tag,
+    ValidationError,
+    WrapValidator,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
+
+from knight.engine import METHODS, Board, InvalidInput
 from knight.engine.board import MAX_SQUARES, Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
+from knight.engine.parameters import Parameter
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.runner.shipped import job_file, shipped_jobs
 from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
 
 __all__ = [
-    "JOB_KEYS",
-    "SWEEP_KEYS",
     "START_SETS",
     "PARAMETER_DEFAULTS",
     "RANDOM_WALK",
@@ -93,34 +112,14 @@ __all__ = [
     "start_squares",
     "load_job",
     "parse_job",
-    "CENSUS_PARAMS",
-    "ESTIMATE_PARAMS",
     "census_job",
 ]
 
-JOB_KEYS = {
-    "name": "the job's name",
-    "description": "what it answers",
-    "source": "the document it answers",
-    "sweep": "the sweeps ([[sweep]] tables)",
-}
-SWEEP_KEYS = {
-    "boards": "board sizes",
-    "starts": "start squares",
-    "method": "the method",
-    "params": "parameter grid",
-    "repeats": "seeds per random tie-break",
-    "label": "a short label",
-}
 START_SETS = ("all", "corners")
 _BOARD_PATTERN = re.compile(r"^\s*(\d+)(?:\s*\.\.\s*(\d+))?(?:\s*x\s*(\d+)(?:\s*\.\.\s*(\d+))?)?\s*$")
 _BOARD_FORMS = 'N, "NxM", "A..B" or "A..BxC..D"'
-#: Default value of each parameter, so that a task's key does not depend on how the job spelled it
-#: (a method's from its :class:`~knight.engine.parameters.Parameter` descriptions).
-PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
-    **{name: method.defaults() for name, method in METHODS.items()},
-    ESTIMATE: {"probes": 100_000, "seed": 0, "rate_nodes": 0},
-}
+_START_FORMS = '"all", "corners", a list of [row, col] or {sample = K, seed = S}'
+_SQUARES = "a list of [row, col] squares"
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
 RANDOM_WALK = "random-walk"
 #: Every method a sweep may name: the engine's tour builders, the census and the tree-size estimate.
@@ -137,6 +136,216 @@ MAX_BOARDS = 100_000
 MAX_REPEATS = 100_000
 #: The most tasks a job may have, counted before it is expanded (``knight run --force`` lifts it).
 MAX_TASKS = 10_000_000
+
+# ---- the shape of a job file, as pydantic models ------------------------------------------------
+
+#: A union member's tag starts so in pydantic's error paths; a message's key path leaves it out.
+_TAG = "kind:"
+_T = TypeVar("_T")
+
+
+def _listed(value: Any) -> list[Any]:
+    """A grid axis's values: a list as it is, one value as a list of one."""
+    return value if isinstance(value, list) else [value]
+
+
+def _problem(message: str) -> PydanticCustomError:
+    """A validation error whose message is ``message`` as written (its key path is where it is raised)."""
+    return PydanticCustomError("job", "{message}", {"message": message})
+
+
+def _otherwise(say: Callable[[Any], str]) -> WrapValidator:
+    """Refuse a value with one message, ``say(value)``, whatever inside it is wrong."""
+
+    def check(value: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise _problem(say(value)) from None
+
+    return WrapValidator(check)
+
+
+def _must_be(what: str) -> WrapValidator:
+    """Refuse a value that is not ``what``, saying what it must be and what it was."""
+    return _otherwise(lambda value: f"must be {what}, got {value!r}")
+
+
+def _one_of(choices: tuple[str, ...], noun: str) -> AfterValidator:
+    """Accept one of ``choices`` (a ``noun``); refuse anything else, naming the valid ones."""
+
+    def check(value: Any) -> Any:
+        if value not in choices:
+            raise _problem(f"unknown {noun} {value!r}; choose one of: {', '.join(choices)}")
+        return value
+
+    return AfterValidator(check)
+
+
+#: A grid axis: one value or a non-empty list of values; the sweep takes each.
+_Axis = Annotated[list[_T], Field(min_length=1), BeforeValidator(_listed)]
+_Square = tuple[StrictInt, StrictInt]
+#: ``removed``: one set of squares for every task of the sweep (not a grid axis).
+_Removed = Annotated[list[_Square], _must_be(f"{_SQUARES} (one set of squares)")]
+
+
+#: One item of a sweep's ``boards``: as written, its rows, and its columns (None: square boards).
+_BoardRange = tuple[Any, range, range | None]
+
+
+def _board_range(item: Any) -> _BoardRange:
+    """Read a board item, N, "NxM", "A..B" or "A..BxC..D"; its sides are bounded before any board is listed."""
+    match = None
+    if isinstance(item, (int, str)) and not isinstance(item, bool) and len(str(item)) <= 100:
+        match = _BOARD_PATTERN.match(str(item))
+    if match is None:
+        raise _problem(f"{item!r} is not a board; write {_BOARD_FORMS}")
+    low, high, low_m, high_m = (None if text is None else int(text) for text in match.groups())
+    assert low is not None  # the pattern's first group is not optional
+    rows, cols = _sides(item, low, high), None if low_m is None else _sides(item, low_m, high_m)
+    if not rows or (cols is not None and not cols):
+        raise _problem(f"{item!r} is an empty range; write A..B with A <= B")
+    return item, rows, cols
+
+
+def _sides(item: Any, low: int, high: int | None) -> range:
+    """The sides ``low..high`` of a board item (one side when ``high`` is None): a range may reach
+    :data:`MAX_SIDE`, one side :data:`~knight.engine.board.MAX_SQUARES` (a 1 x N board)."""
+    if high is None and low > MAX_SQUARES:
+        raise _problem(f"{item!r}: a side of {low:,} squares is past the limit of {MAX_SQUARES:,} squares")
+    if high is not None and high > MAX_SIDE:
+        raise _problem(f"{item!r}: a range of sides ends at most at {MAX_SIDE} (4096 x 4096 is the board limit)")
+    return range(low, (low if high is None else high) + 1)
+
+
+class _Table(BaseModel):
+    """A table of a job file: its keys are the fields, and any other key is refused."""
+
+    model_config = {"extra": "forbid"}
+
+
+class _Sample(_Table):
+    sample: Annotated[StrictInt, Field(gt=0), _must_be("a positive number of squares")]
+    seed: Annotated[StrictInt, _must_be("an integer")] = 0
+
+
+#: ``starts``: a start set by name, a list of squares or a seeded sample, told apart by their TOML type.
+_Starts = Annotated[
+    Annotated[Any, _one_of(START_SETS, "start set"), Tag(f"{_TAG}str")]
+    | Annotated[list[_Square], Field(min_length=1), _must_be(_SQUARES), Tag(f"{_TAG}list")]
+    | Annotated[_Sample, Tag(f"{_TAG}dict")],
+    Discriminator(
+        lambda value: f"{_TAG}{type(value).__name__}",
+        custom_error_type="job",
+        custom_error_message=f"write {_START_FORMS}",
+    ),
+]
+
+
+class _JobFile(_Table):
+    name: Annotated[
+        StrictStr,
+        Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$"),
+        _must_be("a word of letters, digits, '.', '_' or '-'"),
+    ]
+    description: Annotated[StrictStr, _must_be("a string")] = ""
+    source: Annotated[StrictStr, _must_be("a string")] = ""
+    # each sweep is checked on its own, by its method's model (below)
+    sweep: Annotated[
+        list[dict[str, Any]],
+        Field(min_length=1),
+        _otherwise(lambda _: "give at least one [[sweep]] table with boards, starts and method"),
+    ] = Field(default_factory=list, validate_default=True)
+
+
+class _Sweep(_Table):
+    """A ``[[sweep]]`` table: every method's sweep is one, and one naming an unknown method is refused as this."""
+
+    method: Annotated[Any, _one_of(SWEEP_METHODS, "method")]
+    boards: _Axis[Annotated[Any, AfterValidator(_board_range)]]
+    starts: _Starts
+    params: Any = None  # each method's model (below) says what its params are
+    repeats: Annotated[
+        Annotated[StrictInt, Field(ge=1, le=MAX_REPEATS)] | None, _must_be(f"a number of seeds 1..{MAX_REPEATS:,}")
+    ] = None
+    label: Annotated[StrictStr | None, _must_be("a string")] = None
+
+
+def _tour_parameter(parameter: Parameter) -> Any:
+    """The type of one parameter of a tour method: a grid axis of the values its description accepts
+    (read at each check: a choice registered later is valid), or one set of squares."""
+    if parameter.kind == "squares":
+        return _Removed
+
+    def check(value: Any) -> Any:
+        if (problem := parameter.problem(value)) is not None:
+            raise _problem(problem)
+        return value
+
+    return _Axis[Annotated[Any, AfterValidator(check)]]
+
+
+def _tour_sweep(method: str) -> type[_Sweep]:
+    """The model of a sweep of the tour method ``method``, its ``params`` made from the engine's descriptions."""
+    fields: dict[str, Any] = {name: (_tour_parameter(p), None) for name, p in METHODS[method].parameters.items()}
+    params = create_model(f"params of {method}", __base__=_Table, **fields)
+    return create_model(f"sweep of {method}", __base__=_Sweep, params=(params, params()))
+
+
+class _CensusParams(_Table):
+    closed: Annotated[_Axis[StrictBool], _must_be("true or false, or a list of both")] = [False]
+    removed: _Removed = []
+    depth: Annotated[
+        _Axis[Annotated[StrictInt, Field(ge=1)]], _must_be("moves fixed per unit, a positive integer or a list")
+    ] = [1]
+
+
+class _CensusSweep(_Sweep):
+    starts: Annotated[
+        Literal["all"] | Annotated[list[_Square], Field(min_length=1)],
+        _otherwise(lambda _: 'a census takes starts = "all" or a list of [row, col]'),
+    ] = "all"
+    params: _CensusParams = _CensusParams()
+    # None, which TOML cannot write, is the only value: any given is refused
+    repeats: Annotated[None, _otherwise(lambda _: "does not apply to method 'census', which counts every tour")] = None
+
+
+class _EstimateParams(_Table):
+    probes: Annotated[
+        _Axis[Annotated[StrictInt, Field(ge=1, le=MAX_PROBES)]],
+        _must_be(f"a number of Knuth's random probes, 1..{MAX_PROBES:,}"),
+    ] = [100_000]
+    seed: Annotated[_Axis[Annotated[StrictInt, Field(ge=0)]], _must_be("a non-negative integer, the probes' seed")] = [
+        0
+    ]
+    rate_nodes: Annotated[
+        _Axis[Annotated[StrictInt, Field(ge=0, le=MAX_RATE_NODES)]],
+        _must_be(f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,}"),
+    ] = [0]
+
+
+class _EstimateSweep(_Sweep):
+    params: _EstimateParams = _EstimateParams()
+    repeats: Annotated[
+        None, _otherwise(lambda _: f"does not apply to method {ESTIMATE!r}; give params.seed (a list for several)")
+    ] = None
+
+
+#: Each method's sweep model (a sweep naming another method is checked by :class:`_Sweep`, which refuses it).
+_SWEEPS: dict[str, type[_Sweep]] = {
+    **{method: _tour_sweep(method) for method in METHODS},
+    CENSUS: _CensusSweep,
+    ESTIMATE: _EstimateSweep,
+}
+_ESTIMATE_DEFAULTS = {name: field.default[0] for name, field in _EstimateParams.model_fields.items()}
+#: Default value of each parameter, so that a task's key does not depend on how the job spelled it
+#: (a method's from its :class:`~knight.engine.parameters.Parameter` descriptions).
+PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
+    **{name: method.defaults() for name, method in METHODS.items()},
+    ESTIMATE: _ESTIMATE_DEFAULTS,
+}
+
+# ---- what is ours: boards and starts expanded, tasks counted, grids and tasks built ---------------
 
 
 @dataclass(frozen=True)
@@ -244,206 +453,154 @@ def load_job(path: str | Path, *, force: bool = False) -> Job:
 def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job:
     """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`; its size is counted
     before each sweep is expanded, and more than :data:`MAX_TASKS` tasks are refused unless ``force``."""
-    where = _Where(path, budget=_Budget(None if force else MAX_TASKS))
-    _no_unknown_keys(data, JOB_KEYS, where, "")
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
-        where.fail("name", f"must be a word of letters, digits, '.', '_' or '-', got {name!r}")
-    for key in ("description", "source"):
-        if not isinstance(data.get(key, ""), str):
-            where.fail(key, "must be a string")
-    sweeps = data.get("sweep")
-    if not isinstance(sweeps, list) or not sweeps or not all(isinstance(s, dict) for s in sweeps):
-        where.fail("sweep", "give at least one [[sweep]] table with boards, starts and method")
-    parsed = tuple(_parse_sweep(sweep, where.child(f"sweep[{i}]"), i) for i, sweep in enumerate(sweeps))
-    return Job(name, path, data.get("description", ""), data.get("source", ""), parsed)
+    where = _Where(path, None if force else MAX_TASKS)
+    job = _checked(_JobFile, {"name": path.stem, **data}, where)  # the file's stem names it by default
+    sweeps = []
+    for index, table in enumerate(job.sweep):
+        where.prefix = f"sweep[{index}]."
+        method = table.get("method")
+        sweep = _checked(_SWEEPS.get(method, _Sweep) if isinstance(method, str) else _Sweep, table, where)
+        sweeps.append(_build(sweep, table.get("params", {}), sweep.label or f"sweep {index}", where))
+    return Job(job.name, path, job.description, job.source, tuple(sweeps))
 
 
-class _Budget:
-    """The tasks a job has been counted to have so far, against its bound (None: no bound)."""
-
-    def __init__(self, limit: int | None) -> None:
-        self.limit, self.tasks = limit, 0
-
-
+@dataclass
 class _Where:
-    """Where in which file a key is, for messages; and the job's task count so far."""
+    """Which file and sweep a key is in, for messages; and the job's tasks counted so far, against ``limit``."""
 
-    def __init__(self, path: Path, prefix: str = "", budget: _Budget | None = None) -> None:
-        self.path, self.prefix = path, prefix
-        self.budget = budget or _Budget(MAX_TASKS)
-
-    def child(self, name: str) -> _Where:
-        return _Where(self.path, f"{self.prefix}{name}.", self.budget)
-
-    def count(self, key: str, tasks: int) -> None:
-        """Add ``tasks`` to the job's count, and refuse the job (naming ``key``) when it passes the bound."""
-        self.budget.tasks += tasks
-        limit = self.budget.limit
-        if limit is not None and self.budget.tasks > limit:
-            self.fail(
-                key,
-                f"the job has more than {limit:,} tasks (at least {self.budget.tasks:,} counted so far); "
-                "make it smaller (fewer boards, starts, parameter values or repeats) or pass --force to knight run",
-            )
+    path: Path
+    limit: int | None
+    prefix: str = ""
+    tasks: int = 0
 
     def fail(self, key: str, message: str) -> NoReturn:
         raise JobError(f"{self.path}: {self.prefix}{key}: {message}")
 
+    def grid(self, sets: int, starts: int) -> None:
+        """Refuse a parameter grid of ``sets`` sets over ``starts`` start squares past the job's bound, before it is
+        built (its tasks are counted once it is)."""
+        self.count("params" if sets > 1 else "boards", sets * starts, add=False)
 
-def _no_unknown_keys(table: dict[str, Any], known: dict[str, str], where: _Where, what: str) -> None:
-    for key in table:
-        if key not in known:
-            where.fail(key, f"unknown key{what}; valid keys: {', '.join(known)}")
-
-
-def _parse_sweep(table: dict[str, Any], where: _Where, index: int) -> Sweep:
-    _no_unknown_keys(table, SWEEP_KEYS, where, " in a sweep")
-    required = ("boards", "method") if table.get("method") == CENSUS else ("boards", "starts", "method")
-    for key in required:
-        if key not in table:
-            where.fail(key, f"missing; every sweep needs boards, starts and method ({', '.join(SWEEP_METHODS)})")
-    method = table["method"]
-    if method not in SWEEP_METHODS:
-        where.fail("method", f"unknown method {method!r}; choose one of: {', '.join(SWEEP_METHODS)}")
-    label = table.get("label", f"sweep {index}")
-    if not isinstance(label, str):
-        where.fail("label", "must be a string")
-    boards = _parse_boards(table["boards"], where)
-    if method == CENSUS:
-        return _parse_census_sweep(table, boards, label, where)
-    if method == ESTIMATE:
-        return _parse_estimate_sweep(table, boards, label, where)
-    starts = _parse_starts(table["starts"], boards, where)
-    params = table.get("params", {})
-    removed: tuple[Square, ...] = ()
-    if isinstance(params, dict) and "removed" in params and "removed" in METHODS[method].parameters:
-        params = {name: value for name, value in params.items() if name != "removed"}
-        removed = _parse_removed(table["params"]["removed"], boards, starts, where)
-    grid = _parse_params(method, params, table.get("repeats"), where, sum(start_count(b, starts) for b in boards))
-    if removed:  # one set of squares for every task of the sweep
-        grid = tuple({**params, "removed": removed} for params in grid)
-    for params in grid:
-        if params.get("tie") == "squirrel":
-            bad = [b for b in boards if not b.is_square or b.n < 5]
-            if bad or any(start_squares(b, starts) != [(0, 0)] for b in boards):
-                where.fail(
-                    "params.tie",
-                    "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; "
-                    "put it in a sweep of its own",
-                )
-    sweep = Sweep(label, method, boards, starts, grid)
-    where.count("boards", sweep.count())
-    return sweep
+    def count(self, key: str, tasks: int, *, add: bool = True) -> None:
+        """Refuse the job (naming ``key``) when ``tasks`` more pass its bound; else count them (if ``add``)."""
+        if self.limit is not None and self.tasks + tasks > self.limit:
+            self.fail(
+                key,
+                f"the job has more than {self.limit:,} tasks (at least {self.tasks + tasks:,} counted so far); "
+                "make it smaller (fewer boards, starts, parameter values or repeats) or pass --force to knight run",
+            )
+        self.tasks += tasks if add else 0
 
 
-CENSUS_PARAMS = {
-    "closed": "true or false, or a list of both",
-    "removed": "a list of [row, col] squares",
-    "depth": "moves fixed per unit, a positive integer or a list",
-}
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
-def _parse_census_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
-    """A census sweep: check boards, starts and parameters, and list every census's units."""
-    _at_most(boards, MAX_CENSUS_SQUARES, "the census counts tours", where)
-    if "repeats" in table:
-        where.fail("repeats", "does not apply to method 'census', which counts every tour")
-    starts = _parse_starts(table.get("starts", "all"), boards, where)
-    if not (starts == "all" or isinstance(starts, tuple) and starts[0] != "sample"):
-        where.fail("starts", 'a census takes starts = "all" or a list of [row, col]')
-    params = table.get("params", {})
-    if not isinstance(params, dict):
-        where.fail("params", "must be a table such as {closed = [false, true], removed = [[0, 0], [7, 7]]}")
-    valid = "; ".join(f"{name}: {what}" for name, what in CENSUS_PARAMS.items())
-    for name in params:
-        if name not in CENSUS_PARAMS:
-            where.fail(f"params.{name}", f"not a parameter of method 'census'; it takes {valid}")
-    closed = params.get("closed", False)
-    closed = closed if isinstance(closed, list) else [closed]
-    depths = params.get("depth", 1)
-    depths = depths if isinstance(depths, list) else [depths]
-    if not closed or not all(isinstance(value, bool) for value in closed):
-        where.fail("params.closed", f"must be {CENSUS_PARAMS['closed']}, got {params['closed']!r}")
-    if not depths or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in depths):
-        where.fail("params.depth", f"must be {CENSUS_PARAMS['depth']}, got {params['depth']!r}")
-    removed_squares = _parse_removed(params.get("removed", []), boards, () if starts == "all" else starts, where)
-    if True in closed and starts != "all":
+def _checked(model: type[_Model], data: Any, where: _Where) -> _Model:
+    """``data`` checked by ``model``; else the first problem pydantic found (an unknown key before any
+    other: a misspelt key explains the rest) refused in one line, naming its key path and what is valid."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problem = min(error.errors(), key=lambda each: each["type"] != "extra_forbidden")
+    # the key path as the file spells it: union tags left out, an item of a list named by its list
+    loc = [part for part in problem["loc"] if not str(part).startswith(_TAG)]
+    while loc and isinstance(loc[-1], int):
+        loc.pop()
+    key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+    kind, parent = problem["type"], loc[-2] if len(loc) > 1 else None
+    if kind == "job":  # our own message, from a validator above
+        where.fail(key, problem["msg"])
+    if kind == "extra_forbidden" and parent == "params":  # the method's model of params lists what it takes
+        takes = ", ".join(model.model_fields["params"].annotation.model_fields) or "none"  # type: ignore[union-attr]
+        where.fail(key, f"not a parameter of method {data['method']!r}; it takes {takes}")
+    if kind == "extra_forbidden":
         where.fail(
-            "starts",
-            'a closed census searches from one square (every closed tour passes through all); use starts = "all"',
+            key, f"unknown key; valid keys: {', '.join((_Sample if parent == 'starts' else model).model_fields)}"
         )
-    for board in boards:  # counted first: a census's units are listed only when the job's size allows
-        for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
-            spec = CensusSpec(board.n, board.m, is_closed, removed_squares, None if starts == "all" else starts, depth)
-            try:
-                units = sum(
-                    census_size(board, closed=is_closed, removed=removed_squares, start=start, depth=depth)
-                    for start in (spec.starts or (None,))
-                )
-            except InvalidInput as error:
-                where.fail("params", f"{board}: {error}")
-            where.count("params.depth", units)
-    plans = []
-    for board in boards:
-        for is_closed, depth in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths)):
-            try:
-                plans.append(
-                    CensusPlan.of(
-                        CensusSpec(
-                            board.n, board.m, is_closed, removed_squares, None if starts == "all" else starts, depth
-                        )
-                    )
-                )
-            except InvalidInput as error:
-                where.fail("params", f"{board}: {error}")
-    grid = tuple(
-        {"closed": c, "removed": removed_squares, "depth": d}
-        for c, d in itertools.product(dict.fromkeys(closed), dict.fromkeys(depths))
-    )
-    return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
+    if kind == "missing":
+        needs = f"; every sweep needs boards, starts and method ({', '.join(SWEEP_METHODS)})" if len(loc) == 1 else ""
+        where.fail(key, f"missing{needs}")
+    if kind == "model_type":
+        where.fail(key, f"must be a table {{key = value, ...}}, got {problem['input']!r}")
+    if kind == "too_short":
+        where.fail(key, "an empty list; give at least one value")
+    where.fail(key, f"{problem['msg']}, got {problem['input']!r}")  # pydantic's own words, for a case not foreseen
 
 
-ESTIMATE_PARAMS = {
-    "probes": f"a number of Knuth's random probes, 1..{MAX_PROBES:,} (default 100,000)",
-    "seed": "a non-negative integer, the probes' seed (default 0)",
-    "rate_nodes": f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,} (default 0: not timed)",
-}
-
-
-def _parse_estimate_sweep(table: dict[str, Any], boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
-    """A tree-size sweep: Knuth's estimator from each start; each parameter a value or a list (a grid)."""
-    _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
-    if "repeats" in table:
-        where.fail("repeats", f"does not apply to method {ESTIMATE!r}; give params.seed (a list for several)")
-    starts = _parse_starts(table["starts"], boards, where)
-    params = table.get("params", {})
-    if not isinstance(params, dict):
-        where.fail("params", "must be a table such as {probes = 100_000, seed = 0}")
-    valid = "; ".join(f"{name}: {what}" for name, what in ESTIMATE_PARAMS.items())
-    limits = {"probes": (1, MAX_PROBES), "seed": (0, None), "rate_nodes": (0, MAX_RATE_NODES)}
-    choices = {}
-    for name, value in params.items():
-        if name not in ESTIMATE_PARAMS:
-            where.fail(f"params.{name}", f"not a parameter of method {ESTIMATE!r}; it takes {valid}")
-        values = value if isinstance(value, list) else [value]
-        low, high = limits[name]
-        if not values or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= low and (high is None or v <= high) for v in values
+def _build(sweep: _Sweep, given: Any, label: str, where: _Where) -> Sweep:
+    """The :class:`Sweep` of a checked sweep table (``given``: its params as written, for their order)."""
+    boards = _boards(sweep.boards, where)
+    starts = sweep.starts
+    if isinstance(starts, _Sample):
+        starts = ("sample", starts.sample, starts.seed)
+    elif isinstance(starts, list):
+        starts = tuple(dict.fromkeys(starts))
+        _on_board(starts, boards, "starts", where)
+    if isinstance(sweep, _CensusSweep):
+        return _census_sweep(sweep.params, boards, starts, label, where)
+    params = {name: getattr(sweep.params, name) for name in given}  # in the file's order
+    if isinstance(sweep, _EstimateSweep):
+        _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
+        where.grid(math.prod(len(values) for values in params.values()), _starts(boards, starts))
+        grid = tuple(_ESTIMATE_DEFAULTS | dict(zip(params, values)) for values in itertools.product(*params.values()))
+    else:
+        removed = _removed(params.pop("removed", []), boards, starts, where)
+        grid = _grid(sweep.method, params, sweep.repeats, _starts(boards, starts), where)
+        if removed:  # one set of squares for every task of the sweep
+            grid = tuple({**params, "removed": removed} for params in grid)
+        if any(params.get("tie") == "squirrel" for params in grid) and any(
+            not b.is_square or b.n < 5 or start_squares(b, starts) != [(0, 0)] for b in boards
         ):
-            where.fail(f"params.{name}", f"must be {ESTIMATE_PARAMS[name].split(' (')[0]}, got {value!r}")
-        choices[name] = values
-    names = list(choices)
-    _grid_fits(
-        math.prod(len(values) for values in choices.values()), sum(start_count(b, starts) for b in boards), where
-    )
-    grid = tuple(
-        {**PARAMETER_DEFAULTS[ESTIMATE], **dict(zip(names, combination))}
-        for combination in itertools.product(*(choices[name] for name in names))
-    )
-    sweep = Sweep(label, ESTIMATE, boards, starts, grid)
-    where.count("boards", sweep.count())
-    return sweep
+            where.fail(
+                "params.tie",
+                "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; put it in a sweep of its own",
+            )
+    built = Sweep(label, sweep.method, boards, starts, grid)
+    where.count("boards", built.count())
+    return built
+
+
+def _boards(items: list[_BoardRange], where: _Where) -> tuple[Board, ...]:
+    """The boards a sweep names, each once: counted from the ranges before any is listed."""
+    listed = sum(len(rows) * (1 if cols is None else len(cols)) for _, rows, cols in items)
+    if listed > MAX_BOARDS:
+        where.fail("boards", f"{listed:,} boards; a sweep takes at most {MAX_BOARDS:,}: split it or narrow the ranges")
+    boards: dict[Board, None] = {}
+    for item, rows, cols in items:
+        for n in rows:
+            for m in cols if cols is not None else (n,):
+                try:
+                    boards[Board(n, m)] = None
+                except InvalidInput as error:
+                    where.fail("boards", f"{item!r}: {error}")
+    return tuple(boards)
+
+
+def _starts(boards: tuple[Board, ...], starts: Any) -> int:
+    return sum(start_count(board, starts) for board in boards)
+
+
+def _on_board(squares: tuple[Square, ...], boards: tuple[Board, ...], key: str, where: _Where) -> None:
+    """Refuse the first of ``squares`` (at ``key``) that is off one of ``boards``."""
+    for board in boards:
+        for square in squares:
+            if not board.contains(square):
+                where.fail(
+                    key,
+                    f"square {list(square)} is off the {board} board: row must be "
+                    f"0..{board.n - 1} and column 0..{board.m - 1}",
+                )
+
+
+def _removed(squares: list[Square], boards: tuple[Board, ...], starts: Any, where: _Where) -> tuple[Square, ...]:
+    """``params.removed``: one set of squares, on every board, none of them a start."""
+    removed = tuple(sorted(set(squares)))
+    _on_board(removed, boards, "params.removed", where)
+    for board in boards if removed else ():  # starts are listed only to be checked against removed squares
+        for square in start_squares(board, starts):
+            if square in removed:
+                where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
+    return removed
 
 
 def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) -> None:
@@ -453,170 +610,70 @@ def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) 
             where.fail("boards", f"{what} on boards of at most {squares} squares; {board} has {board.size}")
 
 
-def _parse_removed(value: Any, boards: tuple[Board, ...], starts: Any, where: _Where) -> tuple[Square, ...]:
-    """``params.removed``: one set of squares (not a grid axis), on every board, none of them a start."""
-    if not isinstance(value, list) or not all(
-        isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)
-        for item in value
-    ):
-        where.fail("params.removed", f"must be {CENSUS_PARAMS['removed']} (one set of squares), got {value!r}")
-    removed = tuple(sorted({(row, col) for row, col in value}))
-    for board in boards:
-        for square in removed:
-            if not board.contains(square):
-                where.fail(
-                    "params.removed",
-                    f"square {list(square)} is off the {board} board: row must be "
-                    f"0..{board.n - 1} and column 0..{board.m - 1}",
-                )
-        for square in start_squares(board, starts):
-            if square in removed:
-                where.fail("starts", f"square {list(square)} is removed (params.removed); start elsewhere")
-    return removed
-
-
-def _parse_boards(value: Any, where: _Where) -> tuple[Board, ...]:
-    """The boards a sweep names, each once; every range is checked and counted before a board is listed."""
-    items = value if isinstance(value, list) else [value]
-    if not items:
-        where.fail("boards", f"give at least one board: {_BOARD_FORMS}")
-    ranges: list[tuple[Any, range, range]] = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
-        match = _BOARD_PATTERN.match(str(item)) if len(str(item)) <= 100 else None
-        if not match:
-            where.fail("boards", f"{item!r} is not a board; write {_BOARD_FORMS}")
-        low, high, low_m, high_m = (None if text is None else int(text) for text in match.groups())
-        rows, cols = _sides(item, low, high, where), _sides(item, low_m, high_m, where)
-        if not rows or (low_m is not None and not cols):
-            where.fail("boards", f"{item!r} is an empty range; write A..B with A <= B")
-        ranges.append((item, rows, cols))
-    listed = sum(len(rows) * (len(cols) if len(cols) else 1) for _, rows, cols in ranges)
-    if listed > MAX_BOARDS:
-        where.fail("boards", f"{listed:,} boards; a sweep takes at most {MAX_BOARDS:,}: split it or narrow the ranges")
-    boards: dict[Board, None] = {}
-    for item, rows, cols in ranges:
-        for n, m in ((n, m) for n in rows for m in cols) if len(cols) else ((n, n) for n in rows):
-            try:
-                boards[Board(n, m)] = None
-            except InvalidInput as error:
-                where.fail("boards", f"{item!r}: {error}")
-    return tuple(boards)
-
-
-def _sides(item: Any, low: int | None, high: int | None, where: _Where) -> range:
-    """The sides ``low..high`` of a board item (one side when ``high`` is None; none when ``low`` is None):
-    a range may reach :data:`MAX_SIDE`, one side :data:`~knight.engine.board.MAX_SQUARES` (a 1 x N board)."""
-    if low is None:
-        return range(0)
-    if high is None:
-        if low > MAX_SQUARES:
-            where.fail("boards", f"{item!r}: a side of {low:,} squares is past the limit of {MAX_SQUARES:,} squares")
-        return range(low, low + 1)
-    if high > MAX_SIDE:
-        where.fail("boards", f"{item!r}: a range of sides ends at most at {MAX_SIDE} (4096 x 4096 is the board limit)")
-    return range(low, high + 1)
-
-
-def _parse_starts(value: Any, boards: tuple[Board, ...], where: _Where) -> Any:
-    valid = 'write "all", "corners", a list of [row, col] or {sample = K, seed = S}'
-    if isinstance(value, str):
-        if value not in START_SETS:
-            where.fail("starts", f"unknown start set {value!r}; {valid}")
-        return value
-    if isinstance(value, dict):
-        if set(value) - {"sample", "seed"} or "sample" not in value:
-            where.fail("starts", f"a sample is {{sample = K, seed = S}}; {valid}")
-        count, seed = value["sample"], value.get("seed", 0)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            where.fail("starts.sample", f"must be a positive number of squares, got {count!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            where.fail("starts.seed", f"must be an integer, got {seed!r}")
-        return ("sample", count, seed)
-    if isinstance(value, list) and value:
-        squares = []
-        for item in value:
-            if not (
-                isinstance(item, list)
-                and len(item) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in item)
-            ):
-                where.fail("starts", f"{item!r} is not a square; {valid}")
-            squares.append((item[0], item[1]))
-        for board in boards:
-            for square in squares:
-                if not board.contains(square):
-                    where.fail(
-                        "starts",
-                        f"square {list(square)} is off the {board} board: row must be "
-                        f"0..{board.n - 1} and column 0..{board.m - 1}",
-                    )
-        return tuple(dict.fromkeys(squares))
-    where.fail("starts", valid)
-
-
 def _seeded(method: str, params: dict[str, Any]) -> bool:
     """True for the parameter sets that take a random seed: the random walk and random ties."""
     return method == RANDOM_WALK or params.get("tie") == "random"
 
 
-def _grid_fits(grid: int, starts: int, where: _Where) -> None:
-    """Refuse a parameter grid of ``grid`` sets, over ``starts`` boards' start squares, past the job's bound."""
-    limit = where.budget.limit
-    if limit is not None and grid * starts + where.budget.tasks > limit:
-        where.fail(
-            "params" if grid > 1 else "boards",
-            f"{grid:,} parameter set{'s' if grid != 1 else ''} over {starts:,} start squares make more than {limit:,} "
-            "tasks; "
-            "make the sweep smaller or pass --force to knight run",
-        )
-
-
-def _parse_params(method: str, value: Any, repeats: Any, where: _Where, starts: int) -> tuple[dict[str, Any], ...]:
-    """The parameter grid of a sweep over ``starts`` start squares in all, counted before it is built."""
-    if not isinstance(value, dict):
-        where.fail("params", 'must be a table such as {tie = ["first", "random"]}')
-    try:
-        check_parameters(method, {name: None for name in value if name != "seed"})
-    except InvalidInput as error:
-        where.fail("params", str(error))
-    accepted = METHODS[method].parameters
-    if "seed" in value and "seed" not in accepted:
-        where.fail("params.seed", f"parameter 'seed' does not apply to method {method!r}")
-    choices = {name: (v if isinstance(v, list) else [v]) for name, v in value.items()}
-    for name, values in choices.items():
-        if not values:
-            where.fail(f"params.{name}", "an empty list; give at least one value")
-        for v in values:
-            if (problem := accepted[name].problem(v)) is not None:
-                where.fail(f"params.{name}", problem)
+def _grid(
+    method: str, choices: dict[str, list[Any]], repeats: int | None, starts: int, where: _Where
+) -> tuple[dict[str, Any], ...]:
+    """The parameter grid of a tour method's sweep over ``starts`` start squares in all, counted before it is built."""
+    seeds = choices.pop("seed", None)
     if repeats is not None:
-        if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEATS:
-            where.fail("repeats", f"must be a number of seeds 1..{MAX_REPEATS:,}, got {repeats!r}")
         if method != RANDOM_WALK and "random" not in choices.get("tie", []):
             where.fail(
                 "repeats",
                 f"applies only to the tie-break 'random' and to method '{RANDOM_WALK}'; add tie = \"random\" to params",
             )
-        if "seed" in choices:
+        if seeds is not None:
             where.fail("repeats", "give either repeats or params.seed, not both")
-    grid: list[dict[str, Any]] = []
-    seeds = choices.pop("seed", None)
-    names = list(choices)
     per_set = len(seeds) if seeds is not None else (repeats or 1)  # at most, for the seeded sets
-    _grid_fits(math.prod(len(values) for values in choices.values()) * per_set, starts, where)
-    for combination in itertools.product(*(choices[name] for name in names)):
-        params = {**METHODS[method].defaults(), **dict(zip(names, combination))}
+    where.grid(math.prod(len(values) for values in choices.values()) * per_set, starts)
+    grid: list[dict[str, Any]] = []
+    for combination in itertools.product(*choices.values()):
+        params = {**METHODS[method].defaults(), **dict(zip(choices, combination))}
         if _seeded(method, params):
-            for seed in seeds if seeds is not None else range(repeats or 1):
-                grid.append({**params, "seed": seed})
+            grid.extend({**params, "seed": seed} for seed in (seeds if seeds is not None else range(repeats or 1)))
         else:
             grid.append(params)
-    if seeds is not None and not any(_seeded(method, p) for p in grid):
+    if seeds is not None and not any(_seeded(method, params) for params in grid):
         where.fail("params.seed", "applies only to the tie-break 'random'; add tie = \"random\"")
-    unique = {json.dumps(params, sort_keys=True): params for params in grid}
-    return tuple(unique.values())
+    return tuple({json.dumps(params, sort_keys=True): params for params in grid}.values())
+
+
+def _census_sweep(params: _CensusParams, boards: tuple[Board, ...], starts: Any, label: str, where: _Where) -> Sweep:
+    """A census sweep: every census's units counted against the job's bound, then listed."""
+    _at_most(boards, MAX_CENSUS_SQUARES, "the census counts tours", where)
+    removed = _removed(params.removed, boards, () if starts == "all" else starts, where)
+    if True in params.closed and starts != "all":
+        where.fail(
+            "starts",
+            'a closed census searches from one square (every closed tour passes through all); use starts = "all"',
+        )
+    kinds = list(itertools.product(dict.fromkeys(params.closed), dict.fromkeys(params.depth)))
+    specs = [
+        CensusSpec(board.n, board.m, closed, removed, None if starts == "all" else starts, depth)
+        for board in boards
+        for closed, depth in kinds
+    ]
+    for spec in specs:  # counted first: a census's units are listed only when the job's size allows
+        try:
+            units = sum(
+                census_size(spec.board, closed=spec.closed, removed=removed, start=start, depth=spec.depth)
+                for start in (spec.starts or (None,))
+            )
+        except InvalidInput as error:
+            where.fail("params", f"{spec.board}: {error}")
+        where.count("params.depth", units)
+    plans = []
+    for spec in specs:
+        try:
+            plans.append(CensusPlan.of(spec))
+        except InvalidInput as error:
+            where.fail("params", f"{spec.board}: {error}")
+    grid = tuple({"closed": closed, "removed": removed, "depth": depth} for closed, depth in kinds)
+    return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
 
 
 def census_job(spec: CensusSpec) -> Job:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from rich.console import Console
@@ -13,14 +14,32 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
     TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
-__all__ = ["Reporter", "BarReporter", "LineReporter", "reporter_for"]
+__all__ = [
+    "REFRESH_PER_SECOND",
+    "SPEED_ESTIMATE_SECONDS",
+    "Reporter",
+    "RateColumn",
+    "BarReporter",
+    "LineReporter",
+    "SilentReporter",
+    "reporter_for",
+]
+
+#: How often the bar is redrawn, whether or not results came in.
+REFRESH_PER_SECOND = 4
+#: The window of past progress the rate and the time left are estimated from.
+SPEED_ESTIMATE_SECONDS = 60.0
 
 
 class Reporter(Protocol):
@@ -32,36 +51,47 @@ class Reporter(Protocol):
     def log_handler(self) -> logging.Handler: ...
 
 
-class BarReporter:
-    """A rich progress bar: done / total, rate, elapsed and time left."""
+class RateColumn(ProgressColumn):
+    """Tasks per second, by rich's own estimate (over the last minute of samples) and its own formatting."""
 
-    def __init__(self, console: Console | None = None) -> None:
+    def render(self, task: Task) -> Text:
+        return TaskProgressColumn.render_speed(task.finished_speed or task.speed)
+
+
+class BarReporter:
+    """A rich progress bar on stderr: a spinner, done / total, percent, rate, elapsed and time left.
+
+    Results arrive in chunks (the pool sends a chunk's results when the chunk is done), so the bar may
+    not grow for a while; rich's own refresh thread redraws it several times a second all the same (the
+    spinner turns, the elapsed time ticks), and the time left is rich's estimate from the chunks' arrival
+    times over the last minute (``speed_estimate_period``), long enough to span several chunks.
+    """
+
+    def __init__(self, console: Console | None = None, get_time: Callable[[], float] | None = None) -> None:
         self.console = console or Console(stderr=True)
         self.progress = Progress(
-            TextColumn("[bold]sweep"),
+            SpinnerColumn(),
+            TextColumn("[progress.description]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
+            RateColumn(),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TimeRemainingColumn(elapsed_when_finished=True),
             console=self.console,
-            transient=False,
+            refresh_per_second=REFRESH_PER_SECOND,
+            speed_estimate_period=SPEED_ESTIMATE_SECONDS,
+            get_time=get_time,
         )
         self.task: TaskID | None = None
-        self.started = 0.0
 
     def start(self, total: int) -> None:
-        self.started = time.monotonic()
         self.progress.start()
-        self.task = self.progress.add_task("sweep", total=total, rate="")
+        self.task = self.progress.add_task("sweep", total=total)
 
     def advance(self, count: int) -> None:
-        done = self.progress.tasks[0].completed + count
-        rate = done / max(time.monotonic() - self.started, 1e-9)
         assert self.task is not None, "start() comes first"
-        self.progress.update(self.task, advance=count, rate=f"{rate:,.0f} tasks/s")
+        self.progress.advance(self.task, count)
 
     def finish(self) -> None:
         self.progress.stop()
@@ -113,7 +143,34 @@ class LineReporter:
         )
 
 
-def reporter_for(stream: TextIO | None = None) -> Reporter:
-    """A progress bar when ``stream`` (stderr by default) is a terminal, plain lines otherwise."""
+class SilentReporter:
+    """No progress at all (``--quiet``): of the log, only warnings and errors go to ``stream``, unless
+    ``verbose`` asks for every line."""
+
+    def __init__(self, stream: TextIO | None = None, *, verbose: bool = False) -> None:
+        self.stream = stream or sys.stderr
+        self.verbose = verbose
+
+    def start(self, total: int) -> None:
+        pass
+
+    def advance(self, count: int) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+    def log_handler(self) -> logging.Handler:
+        """Log lines on ``stream``: warnings and errors, or every line when verbose."""
+        handler = logging.StreamHandler(self.stream)
+        handler.setLevel(logging.NOTSET if self.verbose else logging.WARNING)
+        return handler
+
+
+def reporter_for(stream: TextIO | None = None, *, quiet: bool = False, verbose: bool = False) -> Reporter:
+    """No progress when ``quiet`` (nor log lines below warnings, unless ``verbose``); else a progress bar when ``stream`` (stderr by default) is a terminal, plain
+    lines otherwise."""
     stream = stream or sys.stderr
+    if quiet:
+        return SilentReporter(stream, verbose=verbose)
     return BarReporter() if stream.isatty() else LineReporter(stream)

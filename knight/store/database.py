@@ -409,9 +409,13 @@ class Store:
                     "removed = ? AND starts = ? AND depth = ?",
                     definition,
                 ).fetchone()
-                db.executemany(
-                    "INSERT OR IGNORE INTO census_tasks VALUES (?, ?)", [(census_id, key) for key in plan.keys]
-                )
+                stored = {
+                    k for (k,) in db.execute("SELECT task_key FROM census_tasks WHERE census_id = ?", (census_id,))
+                }
+                if stored != set(plan.keys):  # new, or split into other units by another version of the engine
+                    db.execute("DELETE FROM census_tasks WHERE census_id = ?", (census_id,))
+                    db.executemany("INSERT INTO census_tasks VALUES (?, ?)", [(census_id, key) for key in plan.keys])
+                    db.execute("UPDATE censuses SET units = ? WHERE id = ?", (len(plan.keys), census_id))
                 db.execute("INSERT OR IGNORE INTO job_censuses VALUES (?, ?)", (job, census_id))
 
     def done_keys(self) -> set[str]:

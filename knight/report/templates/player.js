@@ -1,6 +1,6 @@
 /* The tour player: step through or animate every tour diagram of the page.
 
-   A tour diagram (knight/report/diagrams.py, tour_svg) is <svg class="board tour"> holding
+   A tour diagram (knight/engine/diagrams.py, tour_svg) is <svg class="board tour"> holding
    - <polyline class="path">: the centres of the squares in visiting order;
    - elements with data-step="k": what the k-th square adds (its disc and number; the end marker and
      the dashed closing move belong to the last step).

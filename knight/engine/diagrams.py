@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from knight.engine import Board, Tour
-from knight.engine.board import Square
+from knight.engine.board import Board, Square
+from knight.engine.tour import Tour
 
 __all__ = [
     "starts_map_svg",
@@ -23,6 +23,7 @@ __all__ = [
     "LABEL_SIZE",
     "NUMBERED_UP_TO",
     "DETAILED_UP_TO",
+    "DRAWN_UP_TO",
     "tour_svg",
     "heat_map_svg",
     "empty_board_svg",
@@ -40,6 +41,8 @@ LABEL_SIZE = 15
 NUMBERED_UP_TO = 16
 #: Boards larger than this per side are drawn without square colours or labels.
 DETAILED_UP_TO = 40
+#: Boards larger than this per side are not drawn for a notebook (a tour's SVG grows with its squares).
+DRAWN_UP_TO = 100
 
 
 def tour_svg(

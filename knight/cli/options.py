@@ -1,0 +1,109 @@
+"""What every `knight` command shares: options whose values are a fixed set (choices read from a registry when
+the command line is parsed or its help shown), ``-q/--quiet``, and the one-document JSON output.
+
+The JSON convention (README, "JSON output"): ``--json`` prints exactly one JSON object on stdout, with
+``"version"`` (knight's version) first and the same keys every time; numbers are JSON numbers, lists JSON
+arrays, a missing value ``null``. Everything else a command says while it works goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+__all__ = [
+    "Choice",
+    "ChoiceCommand",
+    "QuietOption",
+    "JsonOption",
+    "choice_option",
+    "examples",
+    "print_json",
+    "info",
+]
+
+try:  # typer 0.29 vendors click; older typer uses click itself
+    from typer._click.exceptions import BadParameter
+except ImportError:  # pragma: no cover
+    from click.exceptions import BadParameter  # type: ignore[assignment]
+
+
+class Choice:
+    """The parser of an option that takes one of a set of names, read from ``names`` each time it is called:
+    a value registered after import (a tie-break) is valid too. A bad value is a usage error, in one line
+    that names the valid ones."""
+
+    def __init__(self, option: str, noun: str, names: Callable[[], Iterable[str]]) -> None:
+        self.option, self.noun, self._names = option, noun, names
+
+    def names(self) -> list[str]:
+        """The valid values now, in the registry's order."""
+        return list(self._names())
+
+    def __call__(self, value: str) -> str:
+        names = self.names()
+        if value not in names:
+            raise BadParameter(
+                f"unknown {self.noun} {value!r}; choose one of: {', '.join(names)}", param_hint=f"'{self.option}'"
+            )
+        return value
+
+    def complete(self, incomplete: str) -> list[str]:
+        """Shell completion: the valid values that start with what is typed."""
+        return [name for name in self.names() if name.startswith(incomplete)]
+
+    def metavar(self) -> str:
+        """How --help shows the value: ``[first|random|...]``."""
+        return f"[{'|'.join(self.names())}]"
+
+
+def choice_option(choice: Choice, help: str, *names: str) -> Any:  # noqa: A002 - typer's own name
+    """A ``typer.Option`` that takes one of ``choice``'s values (listed by --help, completed by the shell)."""
+    # The values are listed (as the metavar) by ChoiceCommand when the help is shown: reading them here, at
+    # import, would fix the set too early and import what holds them (the report's renderer) for any command.
+    return typer.Option(*names, help=help, parser=choice, autocompletion=choice.complete)
+
+
+class ChoiceCommand(TyperCommand):
+    """A command whose choice options show their values as registered when the help is shown, not at import."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            parser = getattr(getattr(getattr(param, "type_descriptor", None), "parameter_info", None), "parser", None)
+            if isinstance(parser, Choice):
+                param.metavar = parser.metavar()
+        return params
+
+
+#: ``-q/--quiet`` on every command: no progress and no informational lines (never the result or an error).
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress or informational lines on stderr; results and errors only.")
+]
+#: ``--json`` on every command: one JSON document on stdout (see :func:`print_json`).
+JsonOption = Annotated[
+    bool, typer.Option("--json", help='Print the result as one JSON document (with a "version" key).')
+]
+
+
+def examples(*commands: str) -> str:
+    """A command's epilog: ``Examples:`` and the command lines, each its own paragraph (Typer's rich help
+    joins the lines of one paragraph)."""
+    return "\n\n".join(("Examples:", *commands))
+
+
+def print_json(data: Mapping[str, Any]) -> None:
+    """Print ``data`` as the command's one JSON document: ``{"version": knight's version, **data}``, on one line."""
+    from knight import __version__
+
+    typer.echo(json.dumps({"version": __version__, **data}))
+
+
+def info(quiet: bool, message: str) -> None:
+    """An informational line on stderr, unless ``quiet``."""
+    if not quiet:
+        typer.echo(message, err=True)
