@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -18,8 +18,10 @@ from rich.table import Table
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
-from knight.engine.board import size_text
-from knight.store import CensusRecord, EstimateRecord, Store, store_path
+from knight.store.location import store_path
+
+if TYPE_CHECKING:  # the engine and the store are imported where used: `knight --help` loads neither
+    from knight.store import CensusRecord, EstimateRecord, Store
 
 __all__ = [
     "COLUMNS",
@@ -158,6 +160,7 @@ def results(
         fail("choose one of --reach and --census")
     path = store_path(store)
     from knight.runner import load_job
+    from knight.store import Store
 
     name = load_job(job, force=True).name if job and job.endswith(".toml") else job
     with Store(path, read_only=True) as opened:
@@ -231,7 +234,7 @@ def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     rate = estimate.nodes_per_second
     return {
         "jobs": list(estimate.jobs),
-        "board": size_text(estimate.n, estimate.m),
+        "board": _size_text(estimate.n, estimate.m),
         "start": [list(estimate.start)],
         "probes": estimate.probes,
         "seed": estimate.seed,
@@ -282,11 +285,17 @@ def _cell(key: str, value: Any, *, grouped: bool = True) -> str:
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
+    out = {"job": row["job"], "board": _size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
     if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})
     return out
+
+
+def _size_text(n: int, m: int) -> str:
+    from knight.engine.board import size_text
+
+    return size_text(n, m)
 
 
 def format_params(params: dict[str, Any], *, grouped: bool = True) -> str:
