@@ -231,3 +231,10 @@ def test_knight_tour_find_says_why_there_is_none(capsys):
     data = json.loads(out)
     assert code == 0 and data["full"] and data["start"] == [3, 1] and data["method"] == "find"
     assert np.array(data["squares"]).shape == (48, 2)
+
+
+def test_the_map_symbols_name_every_kind_of_answer():
+    from knight.cli.starts import SYMBOLS
+    from knight.engine.starts import FOUND, NONE, UNKNOWN
+
+    assert set(SYMBOLS) == {FOUND, NONE, UNKNOWN}

@@ -7,7 +7,7 @@ run again, it counts only the units the store lacks; run twice, it counts nothin
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,10 +22,13 @@ from knight.cli.run import (
     check_run_options,
     run_in_store,
 )
-from knight.engine import Board
-from knight.engine.census import Census, CensusSpec
-from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
-from knight.store import CensusRecord, Store, store_path
+from knight.store.location import store_path
+
+if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
+    from knight.engine import Board
+    from knight.engine.census import Census
+    from knight.engine.theory import Verdict
+    from knight.store import CensusRecord
 
 __all__ = ["SMALL_BOARD", "census"]
 
@@ -68,6 +71,11 @@ def census(
     Exit status 0, 1 when some unit failed (the census is then incomplete), 2 for bad input,
     130 when interrupted.
     """
+    from knight.engine import Board
+    from knight.engine.census import CensusSpec
+    from knight.engine.theory import closed_tour_verdict, open_tour_verdict
+    from knight.store import Store
+
     board = Board(n, n if m is None else m)
     removed = [parse_square(text) for text in remove or []]
     check_run_options(workers, executor, scheduler)

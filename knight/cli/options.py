@@ -9,6 +9,7 @@ arrays, a missing value ``null``. Everything else a command says while it works 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "QuietOption",
     "JsonOption",
     "choice_option",
+    "described_option",
     "examples",
     "print_json",
     "info",
@@ -37,8 +39,13 @@ class Choice:
     a value registered after import (a tie-break) is valid too. A bad value is a usage error, in one line
     that names the valid ones."""
 
-    def __init__(self, option: str, noun: str, names: Callable[[], Iterable[str]]) -> None:
-        self.option, self.noun, self._names = option, noun, names
+    def __init__(self, option: str, noun: str | Callable[[], str], names: Callable[[], Iterable[str]]) -> None:
+        self.option, self._noun, self._names = option, noun, names
+
+    @property
+    def noun(self) -> str:
+        """What a value is called (``tie-break``), read when needed like the values."""
+        return self._noun if isinstance(self._noun, str) else self._noun()
 
     def names(self) -> list[str]:
         """The valid values now, in the registry's order."""
@@ -68,15 +75,28 @@ def choice_option(choice: Choice, help: str, *names: str) -> Any:  # noqa: A002 
     return typer.Option(*names, help=help, parser=choice, autocompletion=choice.complete)
 
 
+def described_option(help: Callable[[], str], *names: str) -> Any:  # noqa: A002 - typer's own name
+    """A ``typer.Option`` whose help is written when the help is shown (by :class:`ChoiceCommand`), from what
+    only the engine knows (a default, a registry): importing the command line loads none of it."""
+    option = typer.Option(*names, help="")
+    option.described_by = help
+    return option
+
+
 class ChoiceCommand(TyperCommand):
-    """A command whose choice options show their values as registered when the help is shown, not at import."""
+    """A command whose choice options show their values as registered when the help is shown, not at import
+    (and whose :func:`described_option` options get their help then)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
         for param in params:
-            parser = getattr(getattr(getattr(param, "type_descriptor", None), "parameter_info", None), "parser", None)
+            info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+            parser = getattr(info, "parser", None)
             if isinstance(parser, Choice):
                 param.metavar = parser.metavar()
+            describe = getattr(info, "described_by", None)
+            if describe is not None:
+                param.help = describe()  # type: ignore[attr-defined]  # an Option, which has help
         return params
 
 
@@ -101,6 +121,27 @@ def print_json(data: Mapping[str, Any]) -> None:
     from knight import __version__
 
     typer.echo(json.dumps({"version": __version__, **data}))
+
+
+def print_json_chunks(chunks: Iterable[str], **more: Any) -> None:
+    """:func:`print_json` for a document that comes as the JSON text of an object in pieces (as
+    :meth:`~knight.engine.tour.Tour.json_chunks` writes a big tour), each written as it comes:
+    ``{"version": ..., <the object's keys>, **more}``, the same document :func:`print_json` would print."""
+    from knight import __version__
+
+    out = sys.stdout
+    pending = None  # the latest piece, held back: the object's closing brace ends it
+    for piece in chunks:
+        if pending is None:  # the first piece opens the object: the version goes first
+            piece = json.dumps({"version": __version__})[:-1] + ", " + piece[1:]
+        else:
+            out.write(pending)
+        pending = piece
+    if pending is None:
+        raise ValueError("no JSON text to print")
+    out.write(pending[:-1] + "".join(f", {json.dumps(key)}: {json.dumps(value)}" for key, value in more.items()))
+    out.write("}\n")
+    out.flush()
 
 
 def info(quiet: bool, message: str) -> None:

@@ -7,19 +7,21 @@ import dataclasses
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
-from knight.engine.board import size_text
-from knight.store import CensusRecord, EstimateRecord, Store, store_path
+from knight.store.location import store_path
+
+if TYPE_CHECKING:  # the engine and the store are imported where used: `knight --help` loads neither
+    from knight.store import CensusRecord, EstimateRecord, Store
 
 __all__ = [
     "COLUMNS",
@@ -158,6 +160,7 @@ def results(
         fail("choose one of --reach and --census")
     path = store_path(store)
     from knight.runner import load_job
+    from knight.store import Store
 
     name = load_job(job, force=True).name if job and job.endswith(".toml") else job
     with Store(path, read_only=True) as opened:
@@ -231,7 +234,7 @@ def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
     rate = estimate.nodes_per_second
     return {
         "jobs": list(estimate.jobs),
-        "board": size_text(estimate.n, estimate.m),
+        "board": _size_text(estimate.n, estimate.m),
         "start": [list(estimate.start)],
         "probes": estimate.probes,
         "seed": estimate.seed,
@@ -282,11 +285,17 @@ def _cell(key: str, value: Any, *, grouped: bool = True) -> str:
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
+    out = {"job": row["job"], "board": _size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
     if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
         out["params"] = {**row["params"], "seeds": row["variants"]}
     out.update({key: row[key] for key in COLUMNS if key not in out})
     return out
+
+
+def _size_text(n: int, m: int) -> str:
+    from knight.engine.board import size_text
+
+    return size_text(n, m)
 
 
 def format_params(params: dict[str, Any], *, grouped: bool = True) -> str:
@@ -319,20 +328,18 @@ def _print_table(
             "(directed, up to reversal, up to reversal and symmetry)"
         )
         cells = [{k: format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS} for row in rows]
-        console.print(_fitted(console, title, COLUMNS, cells, left=("job", "board", "method", "params")))
+        typer.echo(_fitted(console, title, COLUMNS, cells, left=("job", "board", "method", "params")))
     if counted:
         title = "Censuses: every tour counted (directed; closed tours from every square), once all units are done"
         cells = [{key: _cell(key, row[key]) for key in CENSUS_COLUMNS} for row in counted]
-        console.print(
-            _fitted(console, title, CENSUS_COLUMNS, cells, left=("jobs", "board", "kind", "removed", "starts"))
-        )
+        typer.echo(_fitted(console, title, CENSUS_COLUMNS, cells, left=("jobs", "board", "kind", "removed", "starts")))
     if estimated:
         title = (
             "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
             "tours), exact counts where the task made them, and the plain search's speed"
         )
         cells = [{key: _cell(key, row[key]) for key in ESTIMATE_COLUMNS} for row in estimated]
-        console.print(_fitted(console, title, ESTIMATE_COLUMNS, cells, left=("jobs", "board", "start")))
+        typer.echo(_fitted(console, title, ESTIMATE_COLUMNS, cells, left=("jobs", "board", "start")))
     for _key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
 
@@ -350,8 +357,9 @@ def _fitted(
     headings: dict[str, str],
     cells: list[dict[str, str]],
     left: Sequence[str],
-) -> Table:
-    """A table of ``cells`` under ``headings`` that fits ``console``'s width. Numbers are never broken (their
+) -> str:
+    """A table of ``cells`` under ``headings`` that fits ``console``'s width, as text (drawn here: rich's
+    tables take seconds over a thousand rows). Numbers are never broken (their
     headings take a line a word); while the table would leave the text columns (``left``) less than
     :data:`TEXT_WIDTH` each, a column that tells little is left out (:data:`DROPPED_FIRST`, one whose every
     value is the same first) and a caption says which; then rich folds the text columns into what is left."""
@@ -374,18 +382,53 @@ def _fitted(
         key = next(key for key in order if key in shown)
         shown.remove(key)
         left_out.append(headings[key])
-    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
-    for key in shown:
-        if key in numeric:
-            heading = "\n".join(headings[key].split()) if split else headings[key]
-            table.add_column(heading, justify="right", no_wrap=True)
-        else:
-            table.add_column(headings[key], overflow="fold")
-    for row in cells:
-        table.add_row(*(row[key] for key in shown))
+    widths = {key: width(key, split=split) for key in shown}
+    room = console.width - needed(shown, split=split)
+    for key in (key for key in shown if key not in numeric):  # room left widens the text columns, as they need
+        grown = min(max(len(row[key]) for row in cells), widths[key] + max(room, 0))
+        room -= grown - widths[key]
+        widths[key] = grown
+    lines = textwrap.wrap(title, console.width) or [""]
+    heads = {key: (headings[key].split() if key in numeric and split else [headings[key]]) for key in shown}
+    depth = max(len(words) for words in heads.values())
+    for line in range(depth):  # the headings, a word a line for numbers when split, bottom-aligned
+        lines.append(
+            _line(
+                [
+                    (
+                        words[line - depth + len(words)] if line >= depth - len(words) else "",
+                        widths[key],
+                        key in numeric,
+                    )
+                    for key, words in heads.items()
+                ]
+            )
+        )
+    lines.append("─" * min(console.width, sum(widths.values()) + 2 * (len(widths) - 1)))
+    for row in cells:  # a text cell longer than its column folds onto more lines
+        folded = {
+            key: [row[key]] if len(row[key]) <= widths[key] else textwrap.wrap(row[key], widths[key]) or [""]
+            for key in shown
+        }
+        for line in range(max(len(parts) for parts in folded.values())):
+            lines.append(
+                _line(
+                    [
+                        (parts[line] if line < len(parts) else "", widths[key], key in numeric)
+                        for key, parts in folded.items()
+                    ]
+                )
+            )
     if left_out:
-        table.caption = f"left out at this width: {', '.join(left_out)} (--csv and --json give every column)"
-    return table
+        lines += textwrap.wrap(
+            f"left out at this width: {', '.join(left_out)} (--csv and --json give every column)", console.width
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _line(cells: list[tuple[str, int, bool]]) -> str:
+    """One line of a table: each (text, width, numeric) cell padded to its width, two spaces between cells."""
+    return "  ".join(text.rjust(width) if numeric else text.ljust(width) for text, width, numeric in cells).rstrip()
 
 
 def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) -> int:

@@ -9,7 +9,7 @@ import typer
 
 from knight.cli import EXIT_INTERRUPTED, app, fail
 from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, info, print_json
-from knight.store import STORE_VARIABLE, Store, store_path
+from knight.store.location import STORE_VARIABLE, store_path
 
 if TYPE_CHECKING:
     from knight.runner import Job, RunSummary
@@ -151,6 +151,8 @@ def run_in_store(
     from knight.runner.progress import reporter_for
 
     try:
+        from knight.store import Store
+
         with Store(path) as results:  # SIGTERM arrives as Ctrl-C (knight.cli.main)
             summary = run_jobs(
                 jobs,

@@ -2,30 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from knight.cli import app
-from knight.cli.options import JsonOption, QuietOption, examples, print_json
-from knight.engine import Board, InvalidInput
-from knight.engine.starts import DEFAULT_BUDGET, EXHAUSTIVE, FOUND, NONE, StartRecord, existence_map
+from knight.cli.options import ChoiceCommand, JsonOption, QuietOption, described_option, examples, print_json
+
+if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` loads none of it
+    from knight.engine import Board
+    from knight.engine.starts import StartRecord
 
 __all__ = ["MAX_MAP_SQUARES", "SYMBOLS", "starts", "as_dict", "describe"]
 
 #: Boards larger than this many squares are refused: the map decides every square, one by one.
 MAX_MAP_SQUARES = 10_000
 #: One letter per kind of answer in the printed map.
-SYMBOLS = {FOUND: "#", NONE: ".", "unknown": "?"}
+SYMBOLS = {"found": "#", "none": ".", "unknown": "?"}  # knight.engine.starts' FOUND, NONE, UNKNOWN (a test checks)
 
 
-@app.command(epilog=examples("knight starts 6", "knight starts 3 7 --json", "knight starts 5 --budget 100000"))
+def _budget_help() -> str:
+    from knight.engine.starts import DEFAULT_BUDGET
+
+    return f"Most nodes of the exhaustive search, per square searched (default {DEFAULT_BUDGET:,})."
+
+
+@app.command(
+    cls=ChoiceCommand, epilog=examples("knight starts 6", "knight starts 3 7 --json", "knight starts 5 --budget 100000")
+)
 def starts(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
-    budget: Annotated[int, typer.Option(help="Most nodes of the exhaustive search, per square searched.")] = (
-        DEFAULT_BUDGET
-    ),
+    budget: Annotated[int | None, described_option(_budget_help)] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> int:
@@ -34,6 +42,10 @@ def starts(
     For every square: # a tour was found there, . none exists (with the proof), ? unknown (every method ran out of
     its budget). Exit status 0, 2 for bad input.
     """
+    from knight.engine import Board, InvalidInput
+    from knight.engine.starts import DEFAULT_BUDGET, existence_map
+
+    budget = DEFAULT_BUDGET if budget is None else budget
     board = Board(n, n if m is None else m)
     if board.size > MAX_MAP_SQUARES:
         raise InvalidInput(
@@ -53,6 +65,8 @@ def starts(
 
 def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, Any]:
     """The map as JSON-ready data: the board, the counts and one record per square, row by row."""
+    from knight.engine.starts import FOUND
+
     return {
         "board": [board.n, board.m],
         "budget": budget,
@@ -64,6 +78,8 @@ def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, 
 
 def describe(board: Board, records: list[StartRecord]) -> str:
     """The map as # . ?, the number of starts with a tour, and how each answer was reached."""
+    from knight.engine.starts import EXHAUSTIVE, FOUND, NONE
+
     lines = [f"starting squares of open tours on {board} (# a tour found, . none exists, ? unknown):"]
     for row in range(board.n):
         lines.append(" ".join(SYMBOLS[record.kind] for record in records[row * board.m : (row + 1) * board.m]))

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 
 from knight.cli import app, parse_square
-from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
-from knight.engine import Board, InvalidInput, Tour, find_tour
-from knight.engine.methods import METHODS
-from knight.engine.theory import Verdict, closed_tour_verdict, open_tour_verdict
+from knight.cli.options import (
+    Choice,
+    ChoiceCommand,
+    JsonOption,
+    QuietOption,
+    choice_option,
+    examples,
+    print_json_chunks,
+)
+
+if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` loads none of it
+    import numpy as np
+
+    from knight.engine import Board, Tour
+    from knight.engine.theory import Verdict
 
 __all__ = [
     "EXIT_FULL_TOUR",
@@ -31,9 +41,16 @@ EXIT_NO_FULL_TOUR = 1
 PARAMETER_OPTIONS = ("tie", "seed", "closed", "order", "budget")
 
 
+def _methods() -> Any:
+    from knight.engine.methods import METHODS
+
+    return METHODS
+
+
 def option_help(name: str) -> str:
     """The help of the option for parameter ``name``: its description by each method that takes it,
     with the choices as registered now (e.g. ``warnsdorff: tie-break: first, random, ... (default first).``)."""
+    METHODS = _methods()
     return (
         "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in METHODS.values() if name in m.parameters) + "."
     )
@@ -44,10 +61,12 @@ def parameter_choice(name: str) -> Choice:
     methods' registries each time (a tie-break registered after import is one)."""
 
     def names() -> list[str]:
-        found = (m.parameters[name] for m in METHODS.values() if name in m.parameters)
+        found = (m.parameters[name] for m in _methods().values() if name in m.parameters)
         return list(dict.fromkeys(value for parameter in found for value in parameter.choice_names()))
 
-    noun = next(m.parameters[name].noun for m in METHODS.values() if name in m.parameters)
+    def noun() -> str:
+        return str(next(m.parameters[name].noun for m in _methods().values() if name in m.parameters))
+
     return Choice(f"--{name}", noun, names)
 
 
@@ -76,13 +95,14 @@ def tour(
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
     method: Annotated[
-        str, choice_option(Choice("--method", "method", lambda: METHODS), "The method that builds the tour.")
+        str, choice_option(Choice("--method", "method", _methods), "The method that builds the tour.")
     ] = "warnsdorff",
-    tie: Annotated[str | None, choice_option(parameter_choice("tie"), option_help("tie"))] = None,
-    seed: Annotated[int | None, typer.Option(help=option_help("seed"))] = None,
-    closed: Annotated[bool, typer.Option("--closed", help=option_help("closed"))] = False,
-    order: Annotated[str | None, choice_option(parameter_choice("order"), option_help("order"))] = None,
-    budget: Annotated[int | None, typer.Option(help=option_help("budget"))] = None,
+    # The parameters' help is the methods' own, read when the help is shown (_TourCommand).
+    tie: Annotated[str | None, choice_option(parameter_choice("tie"), "")] = None,
+    seed: Annotated[int | None, typer.Option(help="")] = None,
+    closed: Annotated[bool, typer.Option("--closed", help="")] = False,
+    order: Annotated[str | None, choice_option(parameter_choice("order"), "")] = None,
+    budget: Annotated[int | None, typer.Option(help="")] = None,
     remove: Annotated[
         list[str] | None,
         typer.Option(help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6."),
@@ -95,6 +115,8 @@ def tour(
     Exit status: 0 a full tour was found (closed, with --closed); 1 none was found (the
     partial tour is printed); 2 bad input.
     """
+    from knight.engine import Board, find_tour
+
     board = Board(n, n if m is None else m)
     removed = [parse_square(text) for text in remove or []] or None
     given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
@@ -103,7 +125,7 @@ def tour(
         board, (start[0], start[1]), method, **params
     )
     if as_json:
-        print_json({**found.to_dict(), "theory": str(theory(found))})
+        print_json_chunks(found.json_chunks(), theory=str(theory(found)))  # from the path array, never a list a square
     else:
         typer.echo(describe(found))
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
@@ -115,6 +137,10 @@ def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: dict[
     checked and its work counted the same), not by building the move tables of up to 16,777,216
     squares; None when the shortcut does not apply (another board, removed squares, or a method
     that refuses the small board, which then runs as usual and says why)."""
+    import numpy as np
+
+    from knight.engine import Board, InvalidInput, Tour, find_tour
+
     if min(board.n, board.m) != 1 or board.size <= 2 or "removed" in params or not board.contains(start):
         return None
     try:
@@ -134,6 +160,8 @@ def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: dict[
 
 def format_array(numbers: np.ndarray) -> str:
     """The homework array with aligned columns."""
+    import numpy as np
+
     width = len(str(int(numbers.max())))
     # Written digit by digit into one byte array: a 1000 x 1000 array takes ~50 ms, not a second.
     # int32 (a board has at most 16,777,216 squares) and one byte per digit: 16M squares take ~150 MB, not 500.
@@ -182,6 +210,8 @@ def describe(found: Tour) -> str:
 
 def theory(found: Tour) -> Verdict:
     """What theory says of the tour that was asked for: a closed tour of the board, or an open one from the start."""
+    from knight.engine.theory import closed_tour_verdict, open_tour_verdict
+
     if found.params.get("closed"):
         return closed_tour_verdict(found.board, found.removed)
     return open_tour_verdict(found.board, found.start, found.removed)

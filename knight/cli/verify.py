@@ -9,7 +9,7 @@ import typer
 from knight.cli import app
 from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
-from knight.store import Store, store_path
+from knight.store.location import store_path
 
 __all__ = ["EXIT_DAMAGED", "EXIT_SOUND", "verify"]
 
@@ -47,6 +47,8 @@ def verify(
     task and its job. Exit status: 0 sound; 1 problems found (with --repair: found and dropped, run
     `knight run` again to recompute them); 2 bad input.
     """
+    from knight.store import Store
+
     path = store_path(store)
     with Store(path, read_only=not repair) as opened:
         problems = opened.problems(full=True)

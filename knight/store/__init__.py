@@ -3,34 +3,59 @@
 :class:`Store` writes (runs, tasks and their results) and reads: every reader, the report and
 ``knight results`` included, goes through ``Store(path, read_only=True)`` and gets the records
 of :mod:`knight.store.records` back, never SQL of its own. See :mod:`knight.store.database` for
-the tables.
+the tables, and :mod:`knight.store.location` for where the store is.
+
+The names load on first use, so that the command line can name the store in its help without
+loading the engine.
 """
 
-from knight.store.database import (
-    CLAIM_TIMEOUT,
-    DEFAULT_STORE,
-    SCHEMA_VERSION,
-    STORE_VARIABLE,
-    Claimed,
-    Outcome,
-    Store,
-    schema_version,
-    store_path,
-)
-from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "CLAIM_TIMEOUT",
-    "DEFAULT_STORE",
-    "DRAWN_UP_TO_SQUARES",
-    "SCHEMA_VERSION",
-    "STORE_VARIABLE",
-    "CensusRecord",
-    "Claimed",
-    "EstimateRecord",
-    "Outcome",
-    "Store",
-    "TourRecord",
-    "schema_version",
-    "store_path",
-]
+#: Each public name and the module that defines it.
+_HOMES = {
+    "DEFAULT_STORE": "knight.store.location",
+    "STORE_VARIABLE": "knight.store.location",
+    "store_path": "knight.store.location",
+    "SCHEMA_VERSION": "knight.store.database",
+    "CLAIM_TIMEOUT": "knight.store.database",
+    "Claimed": "knight.store.database",
+    "Outcome": "knight.store.database",
+    "Store": "knight.store.database",
+    "schema_version": "knight.store.database",
+    "DRAWN_UP_TO_SQUARES": "knight.store.records",
+    "CensusRecord": "knight.store.records",
+    "EstimateRecord": "knight.store.records",
+    "TourRecord": "knight.store.records",
+}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        import importlib
+
+        value = getattr(importlib.import_module(_HOMES[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'knight.store' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-export)
+    from knight.store.database import CLAIM_TIMEOUT as CLAIM_TIMEOUT
+    from knight.store.database import SCHEMA_VERSION as SCHEMA_VERSION
+    from knight.store.database import Claimed as Claimed
+    from knight.store.database import Outcome as Outcome
+    from knight.store.database import Store as Store
+    from knight.store.database import schema_version as schema_version
+    from knight.store.location import DEFAULT_STORE as DEFAULT_STORE
+    from knight.store.location import STORE_VARIABLE as STORE_VARIABLE
+    from knight.store.location import store_path as store_path
+    from knight.store.records import DRAWN_UP_TO_SQUARES as DRAWN_UP_TO_SQUARES
+    from knight.store.records import CensusRecord as CensusRecord
+    from knight.store.records import EstimateRecord as EstimateRecord
+    from knight.store.records import TourRecord as TourRecord

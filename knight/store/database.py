@@ -61,6 +61,7 @@ from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
 from knight.errors import MissingData, PathNotKept, StoreError, StoreVersionError
 from knight.store import integrity
+from knight.store.location import DEFAULT_STORE, STORE_VARIABLE, store_path
 from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 from knight.tasks import (
     PATH_KEPT_UP_TO_SQUARES,
@@ -84,8 +85,6 @@ __all__ = [
 ]
 
 #: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
-DEFAULT_STORE = Path("var/knight.sqlite")
-STORE_VARIABLE = "KNIGHT_STORE"
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
@@ -158,11 +157,6 @@ CREATE TABLE IF NOT EXISTS claims (
 CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
 CREATE INDEX IF NOT EXISTS claims_by_run ON claims (run_id);
 """
-
-
-def store_path(given: str | Path | None = None) -> Path:
-    """The store to use: ``given``, else ``$KNIGHT_STORE``, else :data:`DEFAULT_STORE`."""
-    return Path(given or os.environ.get(STORE_VARIABLE) or DEFAULT_STORE)
 
 
 def schema_version(db: sqlite3.Connection) -> int | None:
