@@ -209,8 +209,9 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
     assert sum(ran) == TOTAL and min(ran) > 0, ran  # every task run once, by one of them
     assert sorted(rows_by_run(store).values()) == sorted(ran)
     for (out, err), n in zip(outputs, ran):  # what the other run did is in this run's account
-        already = json.loads(out)["reused"]
+        already, others = json.loads(out)["reused"], json.loads(out)["by_others"]
         assert f"done: {n} tasks run here, {TOTAL - already - n} by another run" in err
+        assert others == TOTAL - already - n  # the summary's count of the other run's work
     assert stored_results(store) == TOTAL
     assert summary(store) == reference
     no_duplicates_or_claims_left(store)

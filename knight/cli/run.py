@@ -106,6 +106,7 @@ def run(
                 "jobs": names,
                 "tasks": summary.total,
                 "ran": summary.ran,
+                "by_others": summary.by_others,
                 "reused": summary.already_done,
                 "failed": summary.failed,
                 "failures": list(summary.failures),
@@ -171,8 +172,10 @@ def run_in_store(
 
 
 def summary_line(summary: RunSummary, path: Path) -> str:
-    """What a run did, in one line: tasks run now, reused from the store, failed, and the time."""
+    """What a run did, in one line: tasks run now (and by another run of the job at the same time), reused
+    from the store, failed (here or there), and the time."""
+    others = f", {summary.by_others:,} by another run at the same time" if summary.by_others else ""
     return (
-        f"knight: run {summary.run_id}: {summary.total:,} tasks: {summary.ran:,} run now, {summary.already_done:,} "
-        f"reused from {path}, {summary.failed:,} failed; {summary.seconds:.1f} s"
+        f"knight: run {summary.run_id}: {summary.total:,} tasks: {summary.ran:,} run now{others}, "
+        f"{summary.already_done:,} reused from {path}, {summary.failed:,} failed; {summary.seconds:.1f} s"
     )

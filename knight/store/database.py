@@ -84,7 +84,6 @@ __all__ = [
     "Store",
 ]
 
-#: Where the store lives unless ``--store`` or :data:`STORE_VARIABLE` says otherwise.
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
