@@ -249,3 +249,22 @@ def _images_of_first_move(board, unit, removed):
     }
     assert len(images) == unit.weight
     return [board.coords(t) for t in sorted(images)]
+
+
+@pytest.mark.parametrize(("n", "m"), [(3, 10), (3, 12), (5, 6), (4, 7)])
+def test_symmetry_classes_by_burnside_equal_classes_listed_one_by_one(n, m):
+    """Burnside's count against the classes themselves: every closed tour's edge set, canonical under the symmetries."""
+    board = Board(n, m)
+    start = census_units(board, closed=True)[0].start
+    tours = [
+        tour
+        for first in board.neighbours[board.index(start)]
+        if first >= 0
+        for tour in closed_tours(CensusUnit(n, m, start, board.coords(int(first)), True)).tolist()
+    ]
+    images = list(board.symmetric_images(np.arange(board.size)))
+    classes = {
+        min(tuple(sorted(tuple(sorted((int(g[a]), int(g[b])))) for a, b in zip(t, t[1:] + t[:1]))) for g in images)
+        for t in tours
+    }
+    assert cycles_up_to_symmetry(board) == len(classes)
