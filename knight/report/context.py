@@ -53,7 +53,7 @@ EIFFEL_SIZES = (5, 6, 8)
 #: Wozniak's figure, as the blog gives it.
 WOZNIAK_YEARS_LOG10 = 25
 #: A computer of Wozniak's day, for comparison: about ten thousand nodes a second (an order of magnitude).
-SLOW_NODES_PER_SECOND = 1e4
+SLOW_NODES_PER_SECOND = 10_000
 #: Exact counts of the literature for boards too big for a census here (../shared/literature, OEIS).
 CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, McKay 1997
 OPEN_TOURS_8X8 = 19_591_828_170_979_904  # directed open tours of 8 x 8: OEIS A165134
