@@ -73,7 +73,9 @@ def run_jobs(
             tasks.setdefault(task.key, task)
     run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
     done = store.done_keys()
-    pending = [task for key, task in tasks.items() if key not in done]
+    # Biggest boards first (a stable sort: the jobs' order otherwise): their tasks take longest, and a long
+    # task started last keeps one worker busy while the others wait (longest-first scheduling).
+    pending = sorted((task for key, task in tasks.items() if key not in done), key=lambda task: -task.n * task.m)
     summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending))
     started = time.monotonic()
 
