@@ -97,7 +97,7 @@ METHODS: dict[str, Method] = {
         ),
         Method(
             "parberry",
-            "a structured closed tour by divide and conquer: stored base tours joined four at a "
+            "a structured closed tour by divide and conquer: base tours, found once by a search and kept, joined four at a "
             "time (n×n and n×(n+2), even n ≥ 6)",
             "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property",
             {},

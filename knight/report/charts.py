@@ -62,7 +62,7 @@ def success_by_size_svg(
 ) -> str:
     """Lines of success rate (0–1) against board size, one per rule: ``{rule: (sizes, rates)}``."""
     with rc_context(_STYLE):
-        figure, axes = _subplots(figsize=(5.0, 2.9))
+        figure, axes = _subplots(figsize=(5.0, 2.6))
         for index, (name, (sizes, rates)) in enumerate(series.items()):
             axes.plot(list(sizes), list(rates), label=name, **_series_style(index))
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))

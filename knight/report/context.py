@@ -648,7 +648,8 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
         f"{s['board']}: a tour from {_count_of(s['found'], s['starts'], 'start')} tried" for s in searches if s["found"]
     ]
     odd_text = (
-        "odd n: possible — " + "; ".join(odd_found)
+        "odd n: the colours do not rule it out, and our runs find journeys on the odd boards tried — "
+        + "; ".join(odd_found)
         if odd_found
         else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
         if odd or searches
@@ -746,6 +747,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "years": 10**years_log,
         "nodes_log": math.log10(eight.node_mean),
         "moves": moves,
+        "moves_power": power_of_ten(moves)[2:],  # the exponent as superscript digits: d⁶³
         # the same count from d choices at each of the moves: d ** moves = nodes
         "branching": 10 ** (math.log10(eight.node_mean) / moves),
         "guesses": [(d, moves * math.log10(d)) for d in (2, 3)],
@@ -753,6 +755,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "slow_rate": SLOW_NODES_PER_SECOND,
         "slow_years_log": math.log10(eight.node_mean / SLOW_NODES_PER_SECOND / SECONDS_PER_YEAR),
         "agree": agree,
+        "too_long_log": WOZNIAK_YEARS_LOG10 - years_log,
         "claim_log": WOZNIAK_YEARS_LOG10,
         "age_ratio_log": years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS),
         "chart": estimates_svg(
@@ -765,7 +768,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "years_per_node": 10**WOZNIAK_YEARS_LOG10 / eight.node_mean,
         "glance": f"About {scientific(eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
         f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is about "
-        f"{scientific(10**years_log, 1)} years: our runs "
+        f"{scientific(10**years_log)} years: our runs "
         f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
     }
 
