@@ -57,6 +57,8 @@ SLOW_NODES_PER_SECOND = 10_000
 #: Exact counts of the literature for boards too big for a census here (../shared/literature, OEIS).
 CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, McKay 1997
 OPEN_TOURS_8X8 = 19_591_828_170_979_904  # directed open tours of 8 x 8: OEIS A165134
+#: Ganzfried 2004 (../shared/literature): the second-level rule with random final ties completes from 67% of 8 x 8.
+GANZFRIED_W2_ON_8X8 = 0.67
 AGE_OF_THE_UNIVERSE_YEARS = 13.82e9
 SECONDS_PER_YEAR = 365.25 * 24 * 3600
 #: The rules the board-size chart draws (the table beside it gives every rule): more lines would not read.
@@ -933,8 +935,11 @@ def blog_ties(data: StoreData) -> dict[str, Any]:
     top = max(c["rate"] for c in everywhere)
     best = [c for c in everywhere if c["rate"] == top]
     others = sorted((c for c in everywhere if c["rate"] < top), key=lambda c: -c["rate"])
+    second_level = next((c for c in everywhere if c["tie"] == W_TWO), None)
     return {
         "comparison": comparison,
+        "second_level": second_level,
+        "literature_w2": GANZFRIED_W2_ON_8X8,
         "best": best,
         "best_rate": top,
         "glance": f"From all 64 starts: {' and '.join(c['tie'] for c in best)} ({top:.0%} full); "

@@ -161,6 +161,17 @@ def _rate_at_least(low: int, high: int, share: float) -> Callable[[Reach], tuple
     return check
 
 
+def _rates_near(expected: dict[int, float], tolerance: float) -> Callable[[Reach], tuple[bool, str]]:
+    """The success rate at each side m of ``expected`` within ``tolerance`` of the figure given."""
+
+    def check(reach: Reach) -> tuple[bool, str]:
+        found = {m: reach.rate(m) for m in expected if m in reach.outcomes}
+        near = all(abs(found[m] - expected[m]) <= tolerance for m in found)
+        return near, ", ".join(f"{rate:.0%} at m = {m}" for m, rate in found.items()) or "—"
+
+    return check
+
+
 CLAIMS: list[Claim] = [
     Claim(
         "the Warnsdorff blog",
@@ -176,6 +187,30 @@ CLAIMS: list[Claim] = [
         "random ties: over 50% success for most m < 100",
         99,
         _rate_at_least(5, 99, 0.5),
+        early=False,
+    ),
+    Claim(
+        "Squirrel 1996",
+        "random",
+        "random ties: over 85% success for most m < 50",
+        49,
+        _rate_at_least(5, 49, 0.85),
+        early=False,
+    ),
+    Claim(
+        "Ganzfried 2004",
+        "random",
+        "random ties: 81% success at m = 50, about 35% at m = 100",
+        100,
+        _rates_near({50: 0.81, 100: 0.35}, 0.2),
+        early=False,
+    ),
+    Claim(
+        "Ganzfried 2004",
+        "lookahead-sum",
+        "the second-level rule (Pohl's sum; random final ties there, move order here): over 95% for m ≤ 100",
+        100,
+        _rate_at_least(5, 100, 0.95),
         early=False,
     ),
     Claim("Roth", "roth", "first failure on a board with 428 rows", 430, _first_failure_at(428)),
