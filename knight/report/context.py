@@ -1013,7 +1013,11 @@ GLOSSARY: dict[str, str] = {
     "directed tours": "tours counted as sequences: a tour and its reversal count twice",
     "up to symmetry": "tours that become one another by a rotation or reflection of the board (or by walking "
     "them backwards) counted once",
-    "tie-break": "the rule that chooses among squares of equal lowest degree",
+    "tie-break": "the rule that chooses among squares of equal lowest degree; the tables name them first (the lowest "
+    "move number), random, lookahead-min, lookahead-sum, roth (the square farthest from the centre), squirrel "
+    "(Squirrel & Cull's orderings), blog (the blog's script), each described in the table of the tie-breaks on 8 × 8",
+    "move order (plain, warnsdorff)": "the order a backtracking search tries the moves in: plain is move 0 to 7; "
+    "warnsdorff tries the squares of lowest degree first",
     "look-ahead (lookahead-min, lookahead-sum)": "tie-breaks that look one move further: to the lowest degree "
     "reachable next, or the least total degree of the next squares",
     "backtracking": "depth-first search: try a move, and undo it when it leads nowhere",
