@@ -218,6 +218,10 @@ def test_a_census_that_keeps_failing_is_reported_incomplete(tmp_path):
     done = knight(["census", "5", "--workers", "2"], store, faults="kill:5x5:1,1:always")
     assert done.returncode == 1 and "the census is incomplete" in done.stderr
     assert "failed: census" in done.stderr and done.stdout == ""
+    again = knight(["census", "5", "--workers", "2", "--json"], store, faults="kill:5x5:1,1:always")
+    incomplete = json.loads(again.stdout)  # still one document, the counts unknown
+    assert again.returncode == 1 and incomplete["total"] is None and incomplete["units_failed"] > 0
+    assert incomplete["units_done"] < incomplete["units"] and incomplete["failures"]
     healed = knight(["census", "5", "--json"], store)
     data = json.loads(healed.stdout)
     assert healed.returncode == 0 and data["total"] == 1728 and 0 < data["units_run"] < data["units"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,6 +16,7 @@ from knight.engine import Board, find_tour
 from knight.errors import StoreVersionError
 from knight.runner.pool import ProcessPool, split
 from knight.store import CLAIM_TIMEOUT, Store
+from knight.store.database import HOST
 from knight.tasks import Task, TaskResult
 
 KEYS = [f"k{i}" for i in range(6)]
@@ -144,3 +146,18 @@ def test_the_pool_runs_only_the_chunks_it_is_granted_each_claimed_just_before_it
     monkeypatch.setattr(ProcessPool, "_start_worker", lambda pool: started.append(pool) or pytest.fail("started"))
     ProcessPool(2).run(work, results.extend, lambda chunk: [])  # another run holds everything
     assert started == []
+
+
+def test_a_run_on_another_host_is_not_judged_by_a_pid_of_this_host(store):
+    """A run left running on another host sharing the store is left to the claims' timeout; one on this host
+    whose process is gone is marked killed."""
+    with store.transaction() as db:
+        for host in ("elsewhere", HOST):
+            db.execute(
+                "INSERT INTO runs (started, status, jobs, executor, workers, pid, host) "
+                "VALUES (?, 'running', '[]', 'process', 1, ?, ?)",
+                (time.time(), 2**22 + 12345, host),  # a pid no process has here
+            )
+    store.start_run(["j"], "process", 1)
+    status = dict(store.db.execute("SELECT host, status FROM runs WHERE host != '' AND pid = ?", (2**22 + 12345,)))
+    assert status == {"elsewhere": "running", HOST: "killed"}

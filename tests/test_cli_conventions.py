@@ -227,3 +227,25 @@ def test_a_tour_printed_as_json_is_read_back_by_knight_check(tmp_path, capsys):
     data = document(found)
     assert checked == status and (data["verdict"] == "full") == (status == 0)
     assert data["board"] == json.loads(out)["board"] and data["length"] == json.loads(out)["length"]
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_a_results_table_keeps_each_heading_over_its_column(width):
+    """A text column whose cells are shorter than its heading (all '-') is as wide as the heading, and every
+    heading starts where its column's cells start."""
+    from rich.console import Console
+
+    from knight.cli.results import _fitted
+
+    headings = {"jobs": "jobs", "removed": "removed", "board": "board", "units": "units", "nodes": "nodes"}
+    cells = [
+        {"jobs": "census", "removed": "-", "board": "5x5", "units": "12", "nodes": "4,286"},
+        {"jobs": "census", "removed": "-", "board": "6x6", "units": "20", "nodes": "24,815,244"},
+    ]
+    text = _fitted(Console(width=width), "t", headings, cells, left=("jobs", "removed", "board"))
+    lines = text.splitlines()
+    head = next(line for line in lines if line.startswith("jobs"))
+    row = next(line for line in lines if line.startswith("census") and "6x6" in line)
+    assert head.index("removed") == row.index("-") and head.index("board") == row.index("6x6")
+    assert head.rindex("nodes") + len("nodes") == row.index("24,815,244") + len("24,815,244")  # numbers right-aligned
+    assert max(map(len, lines)) <= width

@@ -22,3 +22,19 @@ def test_a_large_sweep_ends_in_chunks_small_enough_for_the_workers_to_finish_tog
     sizes = [len(chunk) for chunk in split(list(range(10_240)), 2)]
     assert sizes[0] == MAX_CHUNK and sizes[-2] == MIN_CHUNK
     assert sum(sizes[-8:]) <= 8 * MIN_CHUNK  # the last eight chunks are a few dozen tasks, not 2,048
+
+
+def test_each_of_two_big_tasks_gets_a_worker_of_its_own(monkeypatch):
+    """Two one-task chunks on two workers run side by side: a second worker is started before the first is
+    given its next chunk."""
+    from knight.runner.pool import ProcessPool
+    from knight.tasks import Task
+
+    tasks = [Task("warnsdorff", (("tie", "first"),), side, side, (0, 0)) for side in (40, 41)]
+    pool = ProcessPool(2, None)
+    started = []
+    start = pool._start_worker
+    monkeypatch.setattr(pool, "_start_worker", lambda: started.append(1) or start())
+    results = []
+    pool.run(tasks, results.extend)
+    assert len(started) == 2 and sorted(r.key for r in results) == sorted(t.key for t in tasks)

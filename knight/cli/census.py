@@ -106,6 +106,18 @@ def census(
         (stored,) = results.censuses(job.name)
         failures = results.failures(job.name)
     if stored.census is None:
+        if as_json:  # one document whatever the outcome: the same keys, the counts unknown (null)
+            document = _as_dict(board, closed, removed, start, verdict, None, None, None)
+            unknown = ("counts", "total", "undirected", "cycles", "cycles_up_to_symmetry", "nodes")
+            document.update(
+                dict.fromkeys(unknown),
+                searched=True,
+                units=stored.units_total,
+                units_done=stored.units_done,
+                units_failed=stored.units_failed,
+                failures=[f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures],
+            )
+            print_json(document)
         typer.echo(
             f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
             f"{stored.units_failed} failed; run it again to retry them",
@@ -225,6 +237,9 @@ def _as_dict(
             cycles_up_to_symmetry=0 if closed else None,
             nodes=0,
             units=0,
+            units_done=0,
+            units_failed=0,
+            failures=[],
             searched=False,
             searched_starts=[],
             store=None,
@@ -243,6 +258,9 @@ def _as_dict(
         cycles_up_to_symmetry=symmetric if closed else None,
         nodes=result.nodes,
         units=result.units,
+        units_done=result.units,
+        units_failed=0,
+        failures=[],
         searched=True,
         searched_starts=[list(s) for s in result.searched_starts],
         **run,

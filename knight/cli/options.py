@@ -25,6 +25,7 @@ __all__ = [
     "described_option",
     "examples",
     "print_json",
+    "print_json_chunks",
     "info",
 ]
 

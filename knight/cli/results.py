@@ -159,10 +159,13 @@ def results(
     if reach and censuses:
         fail("choose one of --reach and --census")
     path = store_path(store)
-    from knight.runner import load_job
     from knight.store import Store
 
-    name = load_job(job, force=True).name if job and job.endswith(".toml") else job
+    name = job
+    if job and job.endswith(".toml"):  # a job's file: read it for its name (the runner loads only then)
+        from knight.runner.jobs import load_job
+
+        name = load_job(job, force=True).name
     with Store(path, read_only=True) as opened:
         opened.refuse_if_damaged()
         known = opened.jobs()
@@ -362,7 +365,7 @@ def _fitted(
     tables take seconds over a thousand rows). Numbers are never broken (their
     headings take a line a word); while the table would leave the text columns (``left``) less than
     :data:`TEXT_WIDTH` each, a column that tells little is left out (:data:`DROPPED_FIRST`, one whose every
-    value is the same first) and a caption says which; then rich folds the text columns into what is left."""
+    value is the same first) and a caption says which; then the text columns fold (textwrap) into what is left."""
     numeric = [key for key in headings if key not in left]
     droppable = [key for key in DROPPED_FIRST if key in numeric]
     same = [key for key in droppable if len(cells) > 1 and len({row[key] for row in cells}) == 1]
@@ -385,7 +388,8 @@ def _fitted(
     widths = {key: width(key, split=split) for key in shown}
     room = console.width - needed(shown, split=split)
     for key in (key for key in shown if key not in numeric):  # room left widens the text columns, as they need
-        grown = min(max(len(row[key]) for row in cells), widths[key] + max(room, 0))
+        natural = max([len(headings[key])] + [len(row[key]) for row in cells])  # never narrower than the heading
+        grown = max(widths[key], min(natural, widths[key] + max(room, 0)))
         room -= grown - widths[key]
         widths[key] = grown
     lines = textwrap.wrap(title, console.width) or [""]

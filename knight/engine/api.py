@@ -15,6 +15,7 @@ from knight.engine.census import Census
 from knight.engine.census import census as _census
 from knight.engine.methods import find_tour
 from knight.engine.tour import Tour
+from knight.errors import InvalidInput
 
 __all__ = ["tour", "census"]
 
@@ -68,7 +69,8 @@ def census(
     n, m : the board's rows and columns (at most 64 squares), or a :class:`~knight.engine.board.Board` as ``n``.
     closed : count closed tours instead of open ones.
     removed : squares taken off the board, ``(row, col)``.
-    start : count only the tours from this square.
+    start : count only the tours from this square (the count is given on every square of its symmetry
+        class, as the census fills a class from the one square it searched).
     options : passed to :func:`knight.engine.census.census` (``depth``, ``map_units``, ``compiled``, ``prune``).
 
     Returns a :class:`~knight.engine.census.Census`: per-square counts (``.counts``), ``.total``, ``.nodes``.
@@ -87,5 +89,7 @@ def census(
 def _board(n: int | Board, m: int | None) -> Board:
     """The board ``n`` × ``m`` (``m`` defaults to ``n``), or ``n`` itself when it is one."""
     if isinstance(n, Board):
+        if m is not None:
+            raise InvalidInput(f"give a board or its sides, not both: {n} and m = {m}")
         return n
     return Board(n, n if m is None else m)

@@ -10,7 +10,9 @@ not stop at the first tour but counts them all. Three things make it fast enough
   the tests that compare it with plain backtracking;
 * work split into independent units — a start square and a first move — that any pool can
   run (:func:`census_units`, :func:`count_unit`), with only one start of each class of
-  squares the board's symmetries carry onto each other searched (:func:`assemble`).
+  squares the board's symmetries carry onto each other searched, and of its first moves one
+  of each class under the symmetries that keep the start in place, counted with the class's
+  size (the unit's ``weight``, :func:`first_move_weights`; :func:`assemble` weighs them).
 
 Boards may have removed squares (the Eiffel text's mutilated board): they are simply never
 visited, and only the symmetries that keep the removed set in place are used.
@@ -53,7 +55,7 @@ MAX_CENSUS_SQUARES = 64
 #: Closed tours are listed (to tell them apart up to symmetry) only when there are at most this many.
 SYMMETRY_LIMIT = 1_000_000
 #: The most units one census may list (about 1 KB of memory each, units and their tasks):
-#: 7 × 7 at depth 8 has 1,239,666. Counted before any is listed (:func:`census_unit_count`).
+#: 7 × 7 at depth 8 has 727,587. Counted before any is listed (:func:`census_unit_count`).
 MAX_CENSUS_UNITS = 2_000_000
 #: Frontier paths expanded at a time while counting units (keeps the count within a few tens of MB).
 _COUNT_CHUNK = 100_000
@@ -263,7 +265,7 @@ def census_units(
     on 6 × 6). Closed tours: every closed tour passes through every square, so one start
     suffices — a square of least degree (fewest units) — with one unit per first move.
     ``start`` restricts the census to that square. ``depth`` > 1 splits finer, one unit per
-    path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives 1,239,666 units).
+    path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives 727,587 units).
 
     Parameters
     ----------
@@ -289,9 +291,9 @@ def census_units(
     units = []
     for s in starts:
         weights = first_move_weights(board, s, gone)
-        for path in _paths(board, gone, [s], depth):
-            if len(path) > 1 and path[1] not in weights:
-                continue  # a symmetric image of a first move that is searched
+        firsts = [int(t) for t in board.neighbours[s] if int(t) in weights]  # in move order; images left out
+        paths = [p for t in firsts for p in _paths(board, gone, [s, t], depth - 1)] if firsts else [[s]]
+        for path in paths:
             squares = [board.coords(t) for t in path]
             units.append(
                 CensusUnit(
@@ -324,7 +326,7 @@ def first_move_weights(board: Board, start: int, gone: set[int]) -> dict[int, in
     {9: 1, 12: 1, 14: 1}
     """
     moves = sorted(int(t) for t in board.neighbours[start] if t >= 0 and int(t) not in gone)
-    keeping = [image for image in board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone)]
+    keeping = board.symmetric_images(np.arange(board.size, dtype=np.int64), keeping=gone)
     fixing = [image for image in keeping if int(image[start]) == start]
     weights: dict[int, int] = {}
     for t in moves:
@@ -462,7 +464,8 @@ def _paths(board: Board, gone: set[int], path: list[int], depth: int) -> list[li
 def assemble(board: Board, units: list[CensusUnit], results: list[UnitCount]) -> Census:
     """Put the counts of ``units`` (as :func:`census_units` made them) together into a :class:`Census`.
 
-    Open tours: a start's count is the sum over its first moves, and every square of its
+    Open tours: a start's count is the sum over its first moves (each unit's count times its ``weight``,
+    the first moves it stands for), and every square of its
     symmetry class has the same count (a symmetry maps tours to tours one-to-one). Closed
     tours: ``2 * cycles`` directed tours start on every square.
 
@@ -675,7 +678,9 @@ def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit
         moved_from, moved_to = image[tours], image[after]
         kept = (successor[offsets + moved_from] == moved_to) | (successor[offsets + moved_to] == moved_from)
         fixed += int(kept.all(axis=1).sum())
-    return fixed // (2 * len(symmetries))  # each cycle is listed twice, and both ways are kept or neither
+    classes, rest = divmod(fixed, 2 * len(symmetries))  # each cycle listed twice; both ways kept or neither
+    assert rest == 0, "Burnside's average is a whole number"
+    return classes
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,8 @@ class Tour:
         """:meth:`to_dict` as JSON text (what ``json.dumps`` gives), in pieces of at most
         ``squares_per_chunk`` squares each: a 2000 × 2000 tour is written straight from its path array,
         a few MB at a time, never as four million Python lists."""
+        if squares_per_chunk < 1:
+            raise ValueError(f"squares_per_chunk must be at least 1, got {squares_per_chunk}")
         yield json.dumps(self._head())[:-1] + ', "squares": ['
         for begin in range(0, self.length, squares_per_chunk):
             chunk = self.path[begin : begin + squares_per_chunk]

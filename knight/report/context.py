@@ -30,7 +30,7 @@ from knight.report.charts import distributions_svg, estimates_svg, success_by_si
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import CensusRecord, EstimateRecord, Results, Summary, TourRecord
-from knight.report.text import board_text, power_of_ten, scientific
+from knight.report.text import board_text, power_of_ten, scientific, superscript
 
 __all__ = [
     "ANSWERS",
@@ -423,7 +423,9 @@ def _way_words(method: str) -> str:
         return f"by walking {closed.get(made_by, 'a closed tour')} of the board from the square"
     return {
         "Warnsdorff with rotations": "by Warnsdorff's rule with Pósa's rotations",
-        "exhaustive search": "by an exhaustive search",
+        "pruned search": "by an exhaustive search",
+        "open tour of an odd block joined with closed tours": "by joining a small open tour to closed tours of blocks",
+        "open tour of a 3-wide window extended by 3 × 4 blocks": "by extending a small tour with 3 × 4 blocks",
     }.get(method, method)
 
 
@@ -749,7 +751,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "years": 10**years_log,
         "nodes_log": math.log10(eight.node_mean),
         "moves": moves,
-        "moves_power": power_of_ten(moves)[2:],  # the exponent as superscript digits: d⁶³
+        "moves_power": superscript(moves),  # d⁶³
         # the same count from d choices at each of the moves: d ** moves = nodes
         "branching": 10 ** (math.log10(eight.node_mean) / moves),
         "guesses": [(d, moves * math.log10(d)) for d in (2, 3)],
@@ -884,22 +886,23 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         if rule is None or plain is None:
             continue
         rate = rule.rate_between(51, largest)
-        if rate is None:
+        both = [m for m in rule.sides if 51 <= m <= largest and m in reach["first"].outcomes]  # sides both ran
+        if rate is None or not both:
             continue
-        full, sides = rule.full_sides(51, largest)
+        full, plain_full = rule.full_sides(both), reach["first"].full_sides(both)
         rows.append(
             {
                 "name": name,
                 "tie": tie,
                 "rate": rate,
                 "full": full,
-                "sides": sides,
+                "sides": len(both),
                 "plain": plain,
-                "plain_full": reach["first"].full_sides(51, largest)[0],
+                "plain_full": plain_full,
                 "failing": len(rule.failing),
                 "tested": len(rule.sides),
                 "first": rule.first_failure,
-                "verdict": "agree" if rate > plain else "disagree",
+                "verdict": "agree" if full > plain_full else "disagree",  # decided by the counts the table shows
             }
         )
     if not rows:

@@ -51,10 +51,9 @@ class Reach:
         runs = sum(r for _, r in chosen)
         return sum(f for f, _ in chosen) / runs if runs else None
 
-    def full_sides(self, low: int, high: int) -> tuple[int, int]:
-        """(sides with every run full, sides run) over low <= m <= high."""
-        chosen = [self.outcomes[m] for m in self.sides if low <= m <= high]
-        return sum(full == runs for full, runs in chosen), len(chosen)
+    def full_sides(self, sides: Iterable[int]) -> int:
+        """How many of ``sides`` (each one this rule ran) had every run give a full tour."""
+        return sum(self.outcomes[m][0] == self.outcomes[m][1] for m in sides)
 
     def binned(self, width: int) -> tuple[list[float], list[float]]:
         """Success rate in consecutive ranges of ``width`` sides: (range midpoints, rates)."""
@@ -109,7 +108,7 @@ class Claim:
     rule: str
     statement: str
     needs_side: int
-    check: Callable[[Reach], tuple[bool, str]]
+    check: Callable[[Reach], tuple[bool | None, str]]  # None: the runs cannot tell (a side it needs not run)
     early: bool = True
 
 
@@ -161,13 +160,16 @@ def _rate_at_least(low: int, high: int, share: float) -> Callable[[Reach], tuple
     return check
 
 
-def _rates_near(expected: dict[int, float], tolerance: float) -> Callable[[Reach], tuple[bool, str]]:
-    """The success rate at each side m of ``expected`` within ``tolerance`` of the figure given."""
+def _rates_near(expected: dict[int, float], tolerance: float) -> Callable[[Reach], tuple[bool | None, str]]:
+    """The success rate at each side m of ``expected`` within ``tolerance`` of the figure given (None, untested,
+    while a side is missing from the runs)."""
 
-    def check(reach: Reach) -> tuple[bool, str]:
+    def check(reach: Reach) -> tuple[bool | None, str]:
         found = {m: reach.rate(m) for m in expected if m in reach.outcomes}
-        near = all(abs(found[m] - expected[m]) <= tolerance for m in found)
-        return near, ", ".join(f"{rate:.0%} at m = {m}" for m, rate in found.items()) or "—"
+        text = ", ".join(f"{rate:.0%} at m = {m}" for m, rate in found.items()) or "—"
+        if len(found) < len(expected):
+            return None, f"{text}; not run at m = {', '.join(str(m) for m in expected if m not in found)}"
+        return all(abs(found[m] - expected[m]) <= tolerance for m in found), text
 
     return check
 
@@ -237,7 +239,9 @@ def judge_claims(reach: dict[str, Reach]) -> list[dict[str, object]]:
         else:
             consistent, ours = claim.check(rule)
             reached = rule.sides[-1] >= claim.needs_side
-            if not consistent and (claim.early or reached):
+            if consistent is None:
+                verdict = "untested"
+            elif not consistent and (claim.early or reached):
                 verdict = "disagree"
             elif not reached:
                 verdict, ours = "untested", f"{ours}; the study reaches m = {rule.sides[-1]}"

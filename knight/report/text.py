@@ -6,7 +6,7 @@ import math
 
 from knight.engine.board import size_text
 
-__all__ = ["board_text", "power_of_ten", "scientific"]
+__all__ = ["board_text", "power_of_ten", "scientific", "superscript"]
 
 
 def board_text(n: int, m: int | None = None) -> str:
@@ -18,13 +18,22 @@ def board_text(n: int, m: int | None = None) -> str:
     return size_text(n, n if m is None else m, ascii=False)
 
 
+def superscript(number: float) -> str:
+    """``number``, rounded, in superscript digits (an exponent).
+
+    >>> superscript(63), superscript(-3.2)
+    ('⁶³', '⁻³')
+    """
+    return f"{number:.0f}".translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
 def power_of_ten(exponent: float) -> str:
     """``10`` with the exponent, rounded, as superscript digits.
 
     >>> power_of_ten(25), power_of_ten(-3.2)
     ('10²⁵', '10⁻³')
     """
-    return "10" + f"{exponent:.0f}".translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return "10" + superscript(exponent)
 
 
 def scientific(value: float, digits: int = 2) -> str:

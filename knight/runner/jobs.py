@@ -15,7 +15,8 @@ boards and start squares, with a grid of parameter values::
     repeats = 5                         # random tie-breaks and random-walk only: seeds 0..4 (unless params give seeds)
 
 A census sweep (method ``census``) counts every tour instead of building one; it runs as one
-task per :class:`~knight.engine.census.CensusUnit` (a start square and a first move), so the
+task per :class:`~knight.engine.census.CensusUnit` (a start square and a first move, one of each class of
+first moves the start's symmetries carry onto each other), so the
 same pool, store, resume and executors apply::
 
     [[sweep]]

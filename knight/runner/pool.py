@@ -166,8 +166,8 @@ class ProcessPool:
                     return chunk
             return []
 
-        def feed(worker: _Worker) -> None:
-            while len(worker.sent) < IN_FLIGHT and (chunk := next_chunk()):
+        def feed(worker: _Worker, limit: int = IN_FLIGHT) -> None:
+            while len(worker.sent) < limit and (chunk := next_chunk()):
                 worker.sent.append(chunk)
                 try:
                     worker.connection.send(chunk)
@@ -176,15 +176,17 @@ class ProcessPool:
 
         try:
             while True:
-                for worker in workers:
-                    feed(worker)
-                while len(workers) < self.workers and queue:  # a worker for each chunk there is to run
+                # First a worker for each chunk there is to run, one chunk each (two big tasks on two workers,
+                # not one after the other on one); then every worker its next chunk too.
+                while len(workers) < self.workers and queue:
                     chunk = next_chunk()
                     if not chunk:
                         break
                     claimed.append(chunk)
                     workers.append(self._start_worker())
-                    feed(workers[-1])
+                    feed(workers[-1], limit=1)
+                for worker in workers:
+                    feed(worker)
                 busy = [w for w in workers if w.sent]
                 if not busy:
                     break

@@ -59,6 +59,10 @@ def run_jobs(
 ) -> RunSummary:
     """Run every task of ``jobs`` that ``store`` has no tour for; store each result as it comes.
 
+    Tasks are claimed in the store a chunk at a time, just before a worker gets them, so that another
+    run of the same job at the same time runs the others; at the end this run waits for what that run
+    holds (or takes it over if it dies), and the summary counts its share (``by_others``).
+
     Interrupted (KeyboardInterrupt, which the CLI also raises on SIGTERM), the run stops its
     workers, stores what had finished, records itself as ``interrupted`` and re-raises; the
     next run does only what is missing.

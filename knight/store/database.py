@@ -89,7 +89,8 @@ __all__ = [
 #: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
 #: Version 5: a checksum of each done task's outcome (``results.checksum``, :mod:`knight.store.integrity`).
 #: Version 6: claims (``claims``), so that two runs of one job share its tasks.
-SCHEMA_VERSION = 6
+#: Version 7: each run's host (``runs.host``): a run is judged dead by its pid only on its own host.
+SCHEMA_VERSION = 7
 #: Seconds after which a claim that its run has not renewed is taken over, even when its process
 #: cannot be seen to have died (another host sharing the store, a hung process). A run renews its
 #: claims each time it stores a chunk, so this only has to outlast the slowest chunk; when it does
@@ -102,7 +103,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, status TEXT NOT NULL,
     jobs TEXT NOT NULL, executor TEXT NOT NULL, workers INTEGER NOT NULL, pid INTEGER NOT NULL,
-    tasks_total INTEGER NOT NULL DEFAULT 0, tasks_run INTEGER NOT NULL DEFAULT 0
+    tasks_total INTEGER NOT NULL DEFAULT 0, tasks_run INTEGER NOT NULL DEFAULT 0, host TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS tasks (
     key TEXT PRIMARY KEY, method TEXT NOT NULL, params TEXT NOT NULL, group_params TEXT NOT NULL,
@@ -286,13 +287,14 @@ class Store:
         """Record a new run; return its id. Runs left ``running`` by a process that is gone (killed
         outright) are marked ``killed`` first."""
         with self.transaction() as db:
-            for run_id, pid in db.execute("SELECT id, pid FROM runs WHERE status = 'running'").fetchall():
-                if not _alive(pid):
+            for run_id, pid, host in db.execute("SELECT id, pid, host FROM runs WHERE status = 'running'").fetchall():
+                if host == HOST and not _alive(pid):  # another host's run is left to the claims' timeout
                     db.execute("UPDATE runs SET status = 'killed' WHERE id = ?", (run_id,))
             db.execute("DELETE FROM claims WHERE run_id IN (SELECT id FROM runs WHERE status != 'running')")
             cursor = db.execute(
-                "INSERT INTO runs (started, status, jobs, executor, workers, pid) VALUES (?, 'running', ?, ?, ?, ?)",
-                (time.time(), json.dumps(jobs), executor, workers, os.getpid()),
+                "INSERT INTO runs (started, status, jobs, executor, workers, pid, host) "
+                "VALUES (?, 'running', ?, ?, ?, ?, ?)",
+                (time.time(), json.dumps(jobs), executor, workers, os.getpid(), HOST),
             )
         return int(cursor.lastrowid or 0)
 
