@@ -11,6 +11,7 @@ True
 
 from typing import TYPE_CHECKING, Any
 
+from knight._lazy import lazy_names
 from knight.errors import *  # noqa: F403 - the error tree is public; the module imports nothing itself
 from knight.errors import __all__ as _ERRORS
 
@@ -47,17 +48,14 @@ def _version() -> str:
         return "0+unknown"
 
 
+_load = lazy_names(globals(), _HOMES)
+
+
 def __getattr__(name: str) -> Any:
     if name == "__version__":  # read on first use: importlib.metadata costs ~25 ms at import
         globals()[name] = _version()
         return globals()[name]
-    if name in _HOMES:
-        import importlib
-
-        value = getattr(importlib.import_module(_HOMES[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'knight' has no attribute {name!r}")
+    return _load(name)
 
 
 def __dir__() -> list[str]:

@@ -69,11 +69,17 @@ class Choice:
         return f"[{'|'.join(self.names())}]"
 
 
-def choice_option(choice: Choice, help: str, *names: str) -> Any:  # noqa: A002 - typer's own name
-    """A ``typer.Option`` that takes one of ``choice``'s values (listed by --help, completed by the shell)."""
+def choice_option(choice: Choice, help: str | Callable[[], str], *names: str) -> Any:  # noqa: A002 - typer's own name
+    """A ``typer.Option`` that takes one of ``choice``'s values (listed by --help, completed by the shell); its
+    help a text, or a function that writes it when the help is shown (see :func:`described_option`)."""
     # The values are listed (as the metavar) by ChoiceCommand when the help is shown: reading them here, at
     # import, would fix the set too early and import what holds them (the report's renderer) for any command.
-    return typer.Option(*names, help=help, parser=choice, autocompletion=choice.complete)
+    option = typer.Option(
+        *names, help=help if isinstance(help, str) else "", parser=choice, autocompletion=choice.complete
+    )
+    if not isinstance(help, str):
+        option.described_by = help
+    return option
 
 
 def described_option(help: Callable[[], str], *names: str) -> Any:  # noqa: A002 - typer's own name

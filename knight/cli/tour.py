@@ -13,6 +13,7 @@ from knight.cli.options import (
     JsonOption,
     QuietOption,
     choice_option,
+    described_option,
     examples,
     print_json_chunks,
 )
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` lo
 __all__ = [
     "EXIT_FULL_TOUR",
     "EXIT_NO_FULL_TOUR",
-    "PARAMETER_OPTIONS",
     "option_help",
     "parameter_choice",
     "tour",
@@ -37,8 +37,6 @@ __all__ = [
 
 EXIT_FULL_TOUR = 0
 EXIT_NO_FULL_TOUR = 1
-#: The options that set a method's parameter of the same name; their help comes from the methods.
-PARAMETER_OPTIONS = ("tie", "seed", "closed", "order", "budget")
 
 
 def _methods() -> Any:
@@ -70,20 +68,8 @@ def parameter_choice(name: str) -> Choice:
     return Choice(f"--{name}", noun, names)
 
 
-class _TourCommand(ChoiceCommand):
-    """`knight tour`, whose parameter options read their help and choices from the methods each time it is
-    shown, so that a tie-break registered after import is listed too."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)
-        for param in params:
-            if param.name in PARAMETER_OPTIONS:
-                param.help = option_help(param.name)  # type: ignore[attr-defined]  # an Option, which has help
-        return params
-
-
 @app.command(
-    cls=_TourCommand,
+    cls=ChoiceCommand,
     epilog=examples(
         "knight tour 8 --start 0 0",
         "knight tour 8 --start 3 4 --tie random --seed 7 --json",
@@ -97,12 +83,12 @@ def tour(
     method: Annotated[
         str, choice_option(Choice("--method", "method", _methods), "The method that builds the tour.")
     ] = "warnsdorff",
-    # The parameters' help is the methods' own, read when the help is shown (_TourCommand).
-    tie: Annotated[str | None, choice_option(parameter_choice("tie"), "")] = None,
-    seed: Annotated[int | None, typer.Option(help="")] = None,
-    closed: Annotated[bool, typer.Option("--closed", help="")] = False,
-    order: Annotated[str | None, choice_option(parameter_choice("order"), "")] = None,
-    budget: Annotated[int | None, typer.Option(help="")] = None,
+    # The parameters' help is the methods' own, written when the help is shown (a tie-break registered later too).
+    tie: Annotated[str | None, choice_option(parameter_choice("tie"), lambda: option_help("tie"))] = None,
+    seed: Annotated[int | None, described_option(lambda: option_help("seed"))] = None,
+    closed: Annotated[bool, described_option(lambda: option_help("closed"), "--closed")] = False,
+    order: Annotated[str | None, choice_option(parameter_choice("order"), lambda: option_help("order"))] = None,
+    budget: Annotated[int | None, described_option(lambda: option_help("budget"))] = None,
     remove: Annotated[
         list[str] | None,
         typer.Option(help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6."),

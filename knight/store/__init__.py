@@ -9,7 +9,9 @@ The names load on first use, so that the command line can name the store in its 
 loading the engine.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from knight._lazy import lazy_names
 
 #: Each public name and the module that defines it.
 _HOMES = {
@@ -31,14 +33,7 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        import importlib
-
-        value = getattr(importlib.import_module(_HOMES[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'knight.store' has no attribute {name!r}")
+__getattr__ = lazy_names(globals(), _HOMES)
 
 
 def __dir__() -> list[str]:
