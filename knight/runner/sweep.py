@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
@@ -23,6 +24,8 @@ log = logging.getLogger("knight.runner")
 EXECUTORS = ("process", "dask")
 #: Seconds between looks at the store while the last tasks are run by another run.
 POLL_SECONDS = 0.2
+#: The longest pause between two polls while another run's tasks are waited for and none finishes.
+MAX_POLL_SECONDS = 2.0
 
 
 @dataclass
@@ -77,9 +80,7 @@ def run_jobs(
             tasks.setdefault(task.key, task)
     run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
     done = store.done_keys()
-    # Biggest boards first (a stable sort: the jobs' order otherwise): their tasks take longest, and a long
-    # task started last keeps one worker busy while the others wait (longest-first scheduling).
-    pending = sorted((task for key, task in tasks.items() if key not in done), key=lambda task: -task.n * task.m)
+    pending = _biggest_first(task for key, task in tasks.items() if key not in done)
     summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending))
     started = time.monotonic()
 
@@ -132,7 +133,7 @@ def run_jobs(
                 run(batch)
                 batch = _wait_for_others(store, summary, tasks, unfinished, reporter)
             summary.status = "done"
-            _list_symmetry_classes(store, jobs)
+            _list_symmetry_classes(store, jobs, run_id)
         finally:
             reporter.finish()
             summary.seconds = time.monotonic() - started
@@ -151,6 +152,12 @@ def run_jobs(
     return summary
 
 
+def _biggest_first(tasks: Iterable[Task]) -> list[Task]:
+    """``tasks``, the biggest boards first (a stable sort: the jobs' order otherwise): their tasks take longest,
+    and a long task started last keeps one worker busy while the others wait (longest-first scheduling)."""
+    return sorted(tasks, key=lambda task: -task.n * task.m)
+
+
 def _claim(store: Store, run_id: int, keys: list[str]) -> Claimed:
     """Claim ``keys`` for run ``run_id`` (:meth:`Store.claim`), saying when a dead run's are taken over."""
     claimed = store.claim(run_id, keys)
@@ -167,8 +174,10 @@ def _wait_for_others(
     run to do; an empty list once every task has its outcome. Outcomes recorded by other runs count
     in ``summary``, so that it describes the whole job."""
     waiting_on: set[int] = set()  # the runs last said to be waited for
+    pause = POLL_SECONDS
     while True:
-        for key, outcome in store.outcomes(summary.run_id, sorted(unfinished)).items():
+        finished = store.outcomes(summary.run_id, sorted(unfinished))
+        for key, outcome in finished.items():
             unfinished.discard(key)
             summary.by_others += 1
             if outcome.status == "failed":
@@ -179,7 +188,7 @@ def _wait_for_others(
             return []
         claimed = _claim(store, summary.run_id, sorted(unfinished))
         if claimed.granted:
-            return [task for key, task in tasks.items() if key in claimed.granted]  # in the job's order
+            return _biggest_first(task for key, task in tasks.items() if key in claimed.granted)
         if set(claimed.held) != waiting_on:
             waiting_on = set(claimed.held)
             log.info(
@@ -187,13 +196,16 @@ def _wait_for_others(
                 summary.run_id,
                 ", ".join(f"run {owner} to finish {count} task(s)" for owner, count in sorted(claimed.held.items())),
             )
-        time.sleep(POLL_SECONDS)
+        # Polled less often while nothing moves (each poll is a write transaction over every key waited for).
+        pause = POLL_SECONDS if finished else min(pause * 1.5, MAX_POLL_SECONDS)
+        time.sleep(pause)
 
 
-def _list_symmetry_classes(store: Store, jobs: list[Job]) -> None:
+def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int) -> None:
     """Count the closed tours up to symmetry of every complete closed census of ``jobs`` that the
     store has no count for (listing the cycles takes about a second for 6 x 6: once, here, rather
-    than in every report)."""
+    than in every report). A census's count is claimed first (``classes:<census>``), so that of two
+    runs of one job only one lists it."""
     for job in jobs:
         for stored in store.censuses(job.name):
             census, spec = stored.census, stored.spec
@@ -205,4 +217,6 @@ def _list_symmetry_classes(store: Store, jobs: list[Job]) -> None:
                 or census.cycles > SYMMETRY_LIMIT
             ):
                 continue
+            if f"classes:{stored.census_id}" not in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted:
+                continue  # another run is listing them
             store.record_classes(stored.census_id, cycles_up_to_symmetry(spec.board, removed=spec.removed))
