@@ -19,9 +19,11 @@ from knight.cli.options import (
 )
 
 if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` loads none of it
+    from collections.abc import Mapping
+
     import numpy as np
 
-    from knight.engine import Board, Tour
+    from knight.engine import Board, Method, Tour
     from knight.engine.theory import Verdict
 
 __all__ = [
@@ -39,7 +41,8 @@ EXIT_FULL_TOUR = 0
 EXIT_NO_FULL_TOUR = 1
 
 
-def _methods() -> Any:
+def _methods() -> Mapping[str, Method]:
+    """The registry of methods, imported when first asked for."""
     from knight.engine.methods import METHODS
 
     return METHODS
@@ -48,9 +51,9 @@ def _methods() -> Any:
 def option_help(name: str) -> str:
     """The help of the option for parameter ``name``: its description by each method that takes it,
     with the choices as registered now (e.g. ``warnsdorff: tie-break: first, random, ... (default first).``)."""
-    METHODS = _methods()
+    methods = _methods()
     return (
-        "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in METHODS.values() if name in m.parameters) + "."
+        "; ".join(f"{m.name}: {m.parameters[name].describe()}" for m in methods.values() if name in m.parameters) + "."
     )
 
 
