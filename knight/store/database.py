@@ -352,9 +352,9 @@ class Store:
                 if dead:  # all its claims go, not only those asked for here
                     db.execute("UPDATE runs SET status = 'killed' WHERE id = ? AND status = 'running'", (owner,))
                     db.execute("DELETE FROM claims WHERE run_id = ?", (owner,))
-            db.executemany(
-                "INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
-                [(key, run_id, os.getpid(), HOST, now) for key in claimed.granted],
+            db.execute(  # one statement for the chunk's claims
+                "INSERT OR REPLACE INTO claims SELECT value, ?, ?, ?, ? FROM json_each(?)",
+                (run_id, os.getpid(), HOST, now, json.dumps(sorted(claimed.granted))),
             )
         return claimed
 
@@ -514,9 +514,9 @@ class Store:
                 failed,
             )
             changed = db.total_changes - before
-            db.executemany(  # finished: the run's claims on them go, and the rest are renewed
-                "DELETE FROM claims WHERE task_key = ? AND run_id = ?",
-                [(row[0], run_id) for rows in (done, failed) for row in rows],
+            db.execute(  # finished: the run's claims on them go (one statement), and the rest are renewed
+                "DELETE FROM claims WHERE run_id = ? AND task_key IN (SELECT value FROM json_each(?))",
+                (run_id, json.dumps([row[0] for rows in (done, failed) for row in rows])),
             )
             db.execute("UPDATE claims SET claimed_at = ? WHERE run_id = ?", (now, run_id))
             integrity.seal(
