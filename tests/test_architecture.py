@@ -86,8 +86,16 @@ def test_the_engine_and_the_public_api_load_without_the_heavy_libraries():
 
 def test_the_command_line_starts_without_the_engine():
     """`knight --help` and every command's import stay light: the engine, numpy, the store's database and
-    the job files' models load only when a command runs."""
-    heavy = ("numpy", "pydantic", "knight.engine", "knight.store.database", "knight.runner")
+    the job files' models load only when a command runs, and rich (tables, progress bars) only where it draws."""
+    heavy = (
+        "numpy",
+        "pydantic",
+        "rich.console",
+        "rich.table",
+        "knight.engine",
+        "knight.store.database",
+        "knight.runner",
+    )
     code = f"import sys, knight.cli; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"

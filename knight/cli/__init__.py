@@ -17,6 +17,7 @@ from typing import NoReturn
 
 import typer
 
+from knight.cli.options import PlainGroup
 from knight.errors import InvalidInput, KnightError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "parse_square", "fail", "main"]
@@ -31,6 +32,7 @@ EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="knight",
+    cls=PlainGroup,
     help="A knight's-tour workbench: find tours, sweep them, count them, and write the report.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

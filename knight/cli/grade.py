@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, QuietOption, examples, info, print_json
@@ -57,6 +56,7 @@ def grade(
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"cannot create {out}: {error.strerror or error}")
+    from rich.console import Console
     from rich.progress import Progress
 
     console = Console(stderr=True)  # progress on stderr, on a terminal only (a log file gets no bar)

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 __all__ = [
     "Choice",
     "ChoiceCommand",
+    "PlainGroup",
     "QuietOption",
     "JsonOption",
     "choice_option",
@@ -92,11 +93,13 @@ def described_option(help: Callable[[], str], *names: str) -> Any:  # noqa: A002
 
 class ChoiceCommand(TyperCommand):
     """A command whose choice options show their values as registered when the help is shown, not at import
-    (and whose :func:`described_option` options get their help then)."""
+    (and whose :func:`described_option` options get their help then), and whose plain values are converted
+    without pydantic (:func:`plain_values`)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
         for param in params:
+            plain_values(param)
             info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
             parser = getattr(info, "parser", None)
             if isinstance(parser, Choice):
@@ -105,6 +108,98 @@ class ChoiceCommand(TyperCommand):
             if describe is not None:
                 param.help = describe()  # type: ignore[attr-defined]  # an Option, which has help
         return params
+
+
+class PlainGroup(TyperGroup):
+    """The command group, whose own options' values are converted without pydantic (:func:`plain_values`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            plain_values(param)
+        return params
+
+
+def plain_values(param: Any) -> None:
+    """Have typer convert ``param``'s values as click did, when they are of the plain kinds our commands take
+    (int, str, bool and Path, their lists and tuples, and :class:`Choice` names).
+
+    Typer 0.29 converts every value through a pydantic ``TypeAdapter``: importing pydantic and building the
+    adapters costs about 0.1 s of each command's start, more than a small tour takes. The messages stay
+    typer's shape (``Invalid value for 'n': 'x' is not a valid integer.``). On a typer without that
+    mechanism, or for a kind not listed, typer's own conversion stays.
+    """
+    descriptor = getattr(param, "type_descriptor", None)
+    if descriptor is None or getattr(param, "_runtime_param", True) is not None or _Plain is None:
+        return
+    info = descriptor.parameter_info
+    if descriptor.file_annotation is not None or info.min is not None or info.max is not None:
+        return
+    if not _is_plain(descriptor.annotation, info.parser):
+        return
+    param._runtime_param = _Plain(parameter_info=info, annotation=descriptor.annotation)
+
+
+def _is_plain(annotation: Any, parser: Any) -> bool:
+    from typing import get_args, get_origin
+
+    if get_origin(annotation) in (list, tuple):
+        return all(_is_plain(kind, parser) for kind in get_args(annotation))
+    if parser is not None:
+        return isinstance(parser, Choice)
+    return annotation in (int, str, bool, Path)
+
+
+def _convert(annotation: Any, parser: Any, value: Any) -> Any:
+    from typing import get_args, get_origin
+
+    origin = get_origin(annotation)
+    if origin is list:
+        (kind,) = get_args(annotation)
+        return [_convert(kind, parser, item) for item in value]
+    if origin is tuple:
+        kinds = get_args(annotation)
+        if len(value) != len(kinds):
+            raise BadParameter(f"{len(kinds)} values are required, but {len(value)} given.")
+        return tuple(_convert(kind, parser, item) for kind, item in zip(kinds, value))
+    if parser is not None:
+        return parser(value)
+    if annotation is int:
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise BadParameter(f"{value!r} is not a valid integer.") from None
+    if annotation is bool and isinstance(value, str):  # a flag's value is a bool already; this is --x=yes
+        word = value.strip().lower()
+        if word not in _TRUE + _FALSE:
+            raise BadParameter(f"{value!r} is not a valid boolean.")
+        return word in _TRUE
+    if annotation is Path:
+        return Path(value)
+    return value if annotation is bool else str(value)
+
+
+_TRUE, _FALSE = ("1", "true", "t", "yes", "y", "on"), ("0", "false", "f", "no", "n", "off", "")
+
+try:  # typer's conversion mechanism since 0.29 (see plain_values)
+    from dataclasses import dataclass
+    from pathlib import Path
+
+    from typer._coercion import RuntimeParam
+
+    @dataclass(frozen=True)
+    class _Plain(RuntimeParam):
+        """Values converted as click converts them (see :func:`plain_values`)."""
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            try:
+                return _convert(self.annotation, self.parameter_info.parser, value)
+            except BadParameter as error:
+                error.ctx, error.param = ctx, param
+                raise
+
+except ImportError:  # pragma: no cover - an older typer converts with click itself
+    _Plain = None  # type: ignore[assignment,misc]
 
 
 #: ``-q/--quiet`` on every command: no progress and no informational lines (never the result or an error).

@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
 from knight.store.location import store_path
 
-if TYPE_CHECKING:  # the engine and the store are imported where used: `knight --help` loads neither
+if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `knight --help` loads none
+    from rich.console import Console
+
     from knight.store import CensusRecord, EstimateRecord, Store
 
 __all__ = [
@@ -350,6 +350,8 @@ def _print_table(
 def _console() -> Console:
     """The console the tables are printed on: as wide as the terminal (or $COLUMNS), or
     :data:`PIPE_WIDTH` into a file or a pipe, where nothing wraps lines."""
+    from rich.console import Console
+
     wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
     return Console(width=PIPE_WIDTH if wide else None)
 
@@ -474,6 +476,8 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
         writer.writeheader()
         writer.writerows(rows)
         return 0
+    from rich.table import Table
+
     console = _console()
     table = Table(title="How far each rule goes: full tours from the corner of m x m boards")
     for heading in ("rule", "sides", "runs", "first failure", "failing sides", *(f"m {a}-{b}" for a, b in ranges)):
