@@ -20,6 +20,7 @@ from runner_helpers import REPO, write_job
 
 import knight
 from knight.cli import app, main
+from knight.cli.options import KnightCommand, PlainGroup
 from knight.runner import load_job
 from knight.runner.progress import BarReporter
 
@@ -281,3 +282,10 @@ def test_plain_values_keep_their_kinds(capsys):
     status, out, _ = knight_cli(capsys, "census", "5", "--remove", "0,0", "--remove", "4,4", "--closed", "--json")
     document = json.loads(out)
     assert status == 0 and document["removed"] == [[0, 0], [4, 4]] and document["closed"] is True
+
+
+def test_every_command_converts_its_own_values():
+    group = typer.main.get_command(app)
+    assert isinstance(group, PlainGroup)
+    for name, command in group.commands.items():  # type: ignore[attr-defined]  # a group
+        assert isinstance(command, KnightCommand), f"knight {name}: declare it with cls=KnightCommand"

@@ -9,6 +9,7 @@ store equals a clean one again.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from runner_helpers import knight, write_job
 
 from knight.cli import main
-from knight.store import Store
+from knight.store import Store, integrity
 
 
 class Ran:
@@ -154,3 +155,41 @@ def test_the_clean_store_is_sound_and_every_result_carries_a_checksum(clean):
         assert store.problems(full=True) == []
         missing = store.db.execute("SELECT count(*) FROM results WHERE status = 'done' AND checksum IS NULL")
         assert missing.fetchone()[0] == 0
+
+
+def _age(store: Path, seconds: float = 60.0) -> None:
+    """Make the store's files look written ``seconds`` ago (a fresh file's state is never trusted)."""
+    for path in (store, Path(f"{store}-wal")):
+        if path.exists():
+            stat = path.stat()
+            os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns - int(seconds * 1e9)))
+
+
+def test_an_unchanged_store_is_not_checked_again_and_a_changed_one_is(clean, tmp_path, cli, monkeypatch):
+    original, _, clean_results = clean
+    store = tmp_path / "s.sqlite"
+    shutil.copy(original, store)
+    _age(store)
+    assert cli(["results", "--json"], store).stdout == clean_results  # checked, and the facts noted
+    known = json.loads(Path(f"{store}-known").read_text())
+    assert known["sound"] is True and known["summary"]
+
+    checks = []
+    monkeypatch.setattr(integrity, "cheap_problems", lambda *args, **kwargs: checks.append(1) or [])
+    assert cli(["results", "--json"], store).stdout == clean_results
+    assert cli(["results", "tiny", "--json"], store).stdout == clean_results.replace('"job": null', '"job": "tiny"')
+    assert checks == []  # nothing changed: neither check nor summary ran again
+    monkeypatch.undo()
+
+    with sqlite3.connect(store) as db:  # a hand edit after the check: the files change, so it runs again
+        db.execute(TAMPERING["full flipped"])
+    refused = cli(["results"], store)
+    assert refused.returncode == 2 and "knight verify --repair" in refused.stderr
+
+
+def test_a_store_written_a_moment_ago_is_checked_every_time(clean, tmp_path, cli, monkeypatch):
+    original, _, _ = clean
+    store = tmp_path / "s.sqlite"
+    shutil.copy(original, store)  # just written: a coarse clock could give the next write the same time
+    assert cli(["results"], store).returncode == 0
+    assert not Path(f"{store}-known").exists()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from knight.cli import app, parse_square
-from knight.cli.options import ChoiceCommand, JsonOption, QuietOption, examples, print_json
+from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import (
     EXIT_SOME_FAILED,
     ExecutorOption,
@@ -37,7 +37,7 @@ SMALL_BOARD = 30
 
 
 @app.command(
-    cls=ChoiceCommand,
+    cls=KnightCommand,
     epilog=examples(
         "knight census 5",
         "knight census 6 --closed --json",

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from knight.cli import EXIT_BAD_INPUT, app
-from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
+from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
 
 __all__ = ["EXIT_FULL_TOUR", "EXIT_NOT_FULL", "check", "describe"]
 
@@ -22,7 +22,7 @@ def _formats() -> tuple[str, ...]:
 
 
 @app.command(
-    cls=ChoiceCommand,
+    cls=KnightCommand,
     epilog=examples(
         "knight check alice.txt",
         "knight check alice.txt --board 8 --start 0 0",

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from knight.cli import app, fail
-from knight.cli.options import JsonOption, QuietOption, examples, info, print_json
+from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, info, print_json
 
 __all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
 
@@ -17,11 +17,12 @@ EXIT_SOME_UNREADABLE = 1
 
 
 @app.command(
+    cls=KnightCommand,
     epilog=examples(
         "knight grade submissions --out grades",
         "knight grade examples/submissions --out /tmp/grades --board 8 --start 0 0",
         "knight grade submissions --out grades --rubric rubric.toml --pdf --json",
-    )
+    ),
 )
 def grade(
     directory: Annotated[str, typer.Argument(help="The directory of submissions, one file per student.")],

@@ -18,7 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 
 __all__ = [
     "Choice",
-    "ChoiceCommand",
+    "KnightCommand",
     "PlainGroup",
     "QuietOption",
     "JsonOption",
@@ -73,7 +73,7 @@ class Choice:
 def choice_option(choice: Choice, help: str | Callable[[], str], *names: str) -> Any:  # noqa: A002 - typer's own name
     """A ``typer.Option`` that takes one of ``choice``'s values (listed by --help, completed by the shell); its
     help a text, or a function that writes it when the help is shown (see :func:`described_option`)."""
-    # The values are listed (as the metavar) by ChoiceCommand when the help is shown: reading them here, at
+    # The values are listed (as the metavar) by KnightCommand when the help is shown: reading them here, at
     # import, would fix the set too early and import what holds them (the report's renderer) for any command.
     option = typer.Option(
         *names, help=help if isinstance(help, str) else "", parser=choice, autocompletion=choice.complete
@@ -84,14 +84,14 @@ def choice_option(choice: Choice, help: str | Callable[[], str], *names: str) ->
 
 
 def described_option(help: Callable[[], str], *names: str) -> Any:  # noqa: A002 - typer's own name
-    """A ``typer.Option`` whose help is written when the help is shown (by :class:`ChoiceCommand`), from what
+    """A ``typer.Option`` whose help is written when the help is shown (by :class:`KnightCommand`), from what
     only the engine knows (a default, a registry): importing the command line loads none of it."""
     option = typer.Option(*names, help="")
     option.described_by = help
     return option
 
 
-class ChoiceCommand(TyperCommand):
+class KnightCommand(TyperCommand):
     """A command whose choice options show their values as registered when the help is shown, not at import
     (and whose :func:`described_option` options get their help then), and whose plain values are converted
     without pydantic (:func:`plain_values`)."""

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from knight.cli import app, fail
-from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, print_json
+from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
 
 __all__ = ["DEFAULT_OUT", "FILE_NAMES", "report"]
 
@@ -33,7 +33,7 @@ def _papers() -> list[str]:
 
 
 @app.command(
-    cls=ChoiceCommand,
+    cls=KnightCommand,
     epilog=examples(
         "knight report",
         "knight report --edition handout --paper letter --no-pdf",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from knight.cli import app, fail
-from knight.cli.options import JsonOption, QuietOption, examples, print_json
+from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
 from knight.store.location import store_path
 
@@ -110,11 +110,12 @@ PIPE_WIDTH = 200
 
 
 @app.command(
+    cls=KnightCommand,
     epilog=examples(
         "knight results",
         "knight results homework-8 --csv > homework-8.csv",
         "knight results --census --json",
-    )
+    ),
 )
 def results(
     job: Annotated[str | None, typer.Argument(help="A job's name or its file (default: every job).")] = None,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from knight.cli import EXIT_INTERRUPTED, app, fail
-from knight.cli.options import Choice, ChoiceCommand, JsonOption, QuietOption, choice_option, examples, info, print_json
+from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, info, print_json
 from knight.store.location import STORE_VARIABLE, store_path
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every 
 
 
 @app.command(
-    cls=ChoiceCommand,
+    cls=KnightCommand,
     epilog=examples(
         "knight run jobs/*.toml",
         "knight run homework-8 --workers 1 --store /tmp/hw.sqlite -v",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from knight.cli import app
-from knight.cli.options import ChoiceCommand, JsonOption, QuietOption, described_option, examples, print_json
+from knight.cli.options import JsonOption, KnightCommand, QuietOption, described_option, examples, print_json
 
 if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` loads none of it
     from knight.engine import Board
@@ -28,7 +28,7 @@ def _budget_help() -> str:
 
 
 @app.command(
-    cls=ChoiceCommand, epilog=examples("knight starts 6", "knight starts 3 7 --json", "knight starts 5 --budget 100000")
+    cls=KnightCommand, epilog=examples("knight starts 6", "knight starts 3 7 --json", "knight starts 5 --budget 100000")
 )
 def starts(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],

@@ -9,8 +9,8 @@ import typer
 from knight.cli import app, parse_square
 from knight.cli.options import (
     Choice,
-    ChoiceCommand,
     JsonOption,
+    KnightCommand,
     QuietOption,
     choice_option,
     described_option,
@@ -72,7 +72,7 @@ def parameter_choice(name: str) -> Choice:
 
 
 @app.command(
-    cls=ChoiceCommand,
+    cls=KnightCommand,
     epilog=examples(
         "knight tour 8 --start 0 0",
         "knight tour 8 --start 3 4 --tie random --seed 7 --json",

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from knight.cli import app
-from knight.cli.options import JsonOption, QuietOption, examples, print_json
+from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
 from knight.store.location import store_path
 
@@ -18,11 +18,12 @@ EXIT_DAMAGED = 1
 
 
 @app.command(
+    cls=KnightCommand,
     epilog=examples(
         "knight verify",
         "knight verify --store /tmp/hw.sqlite --json",
         "knight verify --repair && knight run jobs/*.toml",
-    )
+    ),
 )
 def verify(
     store: StoreOption = None,

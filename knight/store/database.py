@@ -188,6 +188,58 @@ class Outcome(NamedTuple):
     run_id: int | None
 
 
+#: Files written less than this long ago are checked again next time: a file system whose clock ticks
+#: coarsely could give a write just after the check the same modification time.
+_RACY_SECONDS = 2.0
+
+
+def _file_state(path: Path) -> list[Any] | None:
+    """The schema version, and the store file's and its write-ahead log's (size, modification time in ns,
+    inode), None for a log that is not there or empty; None when the store is too freshly written to trust its
+    state (see _RACY_SECONDS)."""
+    state: list[Any] = [SCHEMA_VERSION]
+    newest = 0
+    for name in (path, Path(f"{path}-wal")):
+        try:
+            stat = name.stat()
+        except OSError:
+            stat = None
+        if stat is None or (stat.st_size == 0 and name != path):  # an empty log (a reader made it) holds nothing
+            state.append(None)
+            continue
+        state.append([stat.st_size, stat.st_mtime_ns, stat.st_ino])
+        newest = max(newest, stat.st_mtime_ns)
+    if time.time_ns() - newest < _RACY_SECONDS * 1e9:
+        return None
+    return state
+
+
+def _known(path: Path, state: list[Any] | None) -> dict[str, Any]:
+    """What ``<store>-known`` noted about the store while its files were in ``state`` (empty when they
+    have changed since, or nothing was noted)."""
+    if state is None:
+        return {}
+    try:
+        noted = json.loads(Path(f"{path}-known").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return noted if isinstance(noted, dict) and noted.get("state") == state else {}
+
+
+def _note(path: Path, state: list[Any] | None, **facts: Any) -> None:
+    """Add ``facts`` to what is known of the store in ``state`` (kept beside it, in ``<store>-known``)."""
+    if state is None:
+        return
+    known = {**_known(path, state), **facts, "state": state}
+    marker = Path(f"{path}-known")
+    try:  # written whole or not at all; a read-only folder just means working it out again next time
+        partial = marker.with_name(f"{marker.name}.{os.getpid()}")
+        partial.write_text(json.dumps(known), encoding="utf-8")
+        os.replace(partial, marker)
+    except OSError:
+        pass
+
+
 class Store:
     """The SQLite results store at ``path`` (created, with its folder, on first use).
 
@@ -440,13 +492,24 @@ class Store:
 
     def refuse_if_damaged(self) -> None:
         """Raise :class:`StoreError` when the cheap checks find anything (readers call this, so
-        that no wrong number is ever shown)."""
+        that no wrong number is ever shown).
+
+        The checks are skipped when neither the file nor its write-ahead log has changed since they
+        last passed (their size, modification time and inode, noted in ``<store>-known``), as git
+        trusts an unchanged file's stat: every write, by knight or by hand, changes them. Damage that
+        changes neither (a disk flipping a bit in place) waits for the next write, or for
+        ``knight verify``, which always checks everything.
+        """
+        seen = _file_state(self.path)
+        if _known(self.path, seen).get("sound"):
+            return
         found = self.problems(limit=1000)
         if found:
             raise StoreError(
                 f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
                 f"problem(s), first: {found[0]}); run `knight verify --repair`, then `knight run`"
             )
+        _note(self.path, seen, sound=True)
 
     def repair(self, problems: list[integrity.Problem]) -> int:
         """Drop what ``problems`` name so that the next run computes it again; return how many tasks."""
@@ -607,6 +670,12 @@ class Store:
             GROUP BY j.job, t.n, t.m, t.method, t.group_params
             ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
         """
+        # The whole store's summary is kept beside it while its files are unchanged (see refuse_if_damaged):
+        # its six distinct counts over every tour take a good part of `knight results`' time.
+        state = _file_state(self.path)
+        known: list[dict[str, Any]] | None = _known(self.path, state).get("summary")
+        if known is not None:
+            return [row for row in known if job is None or row["job"] == job]
         cursor = self.db.execute(query, (job, job))
         names = [column[0] for column in cursor.description]
         rows = []
@@ -614,6 +683,8 @@ class Store:
             row = dict(zip(names, values))
             row["params"] = json.loads(row.pop("group_params"))
             rows.append(row)
+        if job is None:
+            _note(self.path, state, summary=rows)
         return rows
 
     def tours(self, job: str | None = None, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> list[TourRecord]:
