@@ -196,3 +196,23 @@ def test_a_big_tour_streams_in_pieces_of_bounded_size():
     assert len(pieces) == 2 + -(-found.length // (1 << 12))
     assert max(len(piece) for piece in pieces[1:-1]) <= (1 << 12) * len("[299, 299], ")
     assert json.loads("".join(pieces))["squares"][-1] == list(found.end)
+
+
+@given(
+    st.sampled_from([(1, 1), (3, 4), (5, 5), (4, 7), (8, 8)]),
+    st.data(),
+    st.sampled_from([1, 2, 5, 1 << 12]),
+)
+def test_the_symmetric_key_compared_a_piece_at_a_time_is_the_least_image_whole(size, data, piece):
+    """symmetric_key compares the images a few squares at a time (and hashes the least in pieces): the
+    key is the digest of the least image of the path, both ways round, as if every image were made whole."""
+    from knight.engine import tour as tours
+
+    board = Board(*size)
+    path = np.array(data.draw(st.lists(st.integers(0, board.size - 1), max_size=3 * board.size)), dtype=np.int64)
+    images = [image for whole in board.symmetric_images(path) for image in (whole, whole[::-1])]
+    least = min(np.asarray(image, dtype=">u4").tobytes() for image in images) if path.size else b""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tours, "_COMPARED", piece)
+        patch.setattr(tours, "_CHUNK", piece + 1)
+        assert tours.symmetric_key(board, path) == tours._digest(board, least)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -215,14 +216,40 @@ class Tour:
 def symmetric_key(board: Board, path: np.ndarray) -> str:
     """:attr:`Tour.key_symmetric` of any path of plain-int squares on ``board``, a tour or not (a
     hand-in may repeat squares): equal for two paths that are the same up to reversal and the
-    board's symmetries (8 on a square board, 4 on a rectangle)."""
-    least = None  # the least of the 16 (or 8) images, kept alone so that memory stays linear
-    for image in board.symmetric_images(np.asarray(path)):
-        for candidate in (_sequence_bytes(image), _sequence_bytes(image[::-1])):
-            if least is None or candidate < least:
-                least = candidate
-    assert least is not None  # the identity is always an image
-    return _digest(board, least)
+    board's symmetries (8 on a square board, 4 on a rectangle).
+
+    The key is the digest of the least of the path's 16 (or 8) images, both ways round, as
+    sequences. They are compared a few thousand squares at a time, and almost always differ in
+    the first: a 1000 × 1000 tour needs a few MB beyond itself, not its images whole.
+    """
+    path = np.asarray(path)
+    tied: list[int] = []  # the images still least: the path's, then its reversal's
+    for begin in range(0, max(path.size, 1), _COMPARED):
+        pieces = [_sequence_bytes(piece) for piece in _images_between(board, path, begin, begin + _COMPARED)]
+        tied = tied or list(range(len(pieces)))
+        least = min(pieces[i] for i in tied)
+        tied = [i for i in tied if pieces[i] == least]
+        if len(tied) == 1 or path.size <= _COMPARED:
+            break
+    if path.size <= _COMPARED:  # the whole path was compared: the least is at hand
+        return _digest(board, least)
+    digest = hashlib.blake2b(f"{board}:".encode(), digest_size=16)
+    for begin in range(0, path.size, _CHUNK):
+        whole = _images_between(board, path, begin, begin + _CHUNK, only=tied[0])
+        digest.update(_sequence_bytes(whole[0]))
+    return digest.hexdigest()
+
+
+def _images_between(board: Board, path: np.ndarray, begin: int, end: int, only: int | None = None) -> list[np.ndarray]:
+    """Squares ``begin`` to ``end`` of every image of ``path`` under the board's symmetries, then of every
+    image of its reversal; or of image ``only`` alone."""
+    end = min(end, path.size)
+    forward, backward = path[begin:end], path[path.size - end : path.size - begin][::-1]
+    if only is None:
+        return [*board.symmetric_images(forward), *board.symmetric_images(backward)]
+    images = len(board.symmetries())
+    part = forward if only < images else backward
+    return [next(itertools.islice(board.symmetric_images(part), only % images, None))]
 
 
 def _digest(board: Board, sequence: np.ndarray | bytes) -> str:
@@ -262,6 +289,8 @@ def _validate(board: Board, path: np.ndarray, removed: tuple[Square, ...] = ()) 
 
 
 _CHUNK = 1 << 18
+#: Squares of each image compared at a time by symmetric_key (images nearly always differ in the first few).
+_COMPARED = 1 << 12
 
 
 def _json_pairs(rows: np.ndarray, cols: np.ndarray, *, last: bool) -> str:
