@@ -38,3 +38,27 @@ def test_each_of_two_big_tasks_gets_a_worker_of_its_own(monkeypatch):
     results = []
     pool.run(tasks, results.extend)
     assert len(started) == 2 and sorted(r.key for r in results) == sorted(t.key for t in tasks)
+
+
+def test_a_workers_log_lines_reach_the_runners_stream_and_the_logging_thread_ends_with_the_run():
+    import io
+    import logging
+    import multiprocessing
+    import threading
+
+    from knight.runner.logs import run_logging
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the forwarding handler needs fork")  # pragma: no cover - Linux has it
+    stream = io.StringIO()
+    before = set(threading.enumerate())
+    with run_logging(False, logging.StreamHandler(stream), "fork"):
+        worker = multiprocessing.get_context("fork").Process(
+            target=lambda: logging.getLogger("knight.test").warning("from the worker")
+        )
+        worker.start()
+        worker.join()
+        logging.getLogger("knight.test").warning("from the runner")
+    lines = stream.getvalue().splitlines()
+    assert any("from the worker" in line for line in lines) and any("from the runner" in line for line in lines)
+    assert [thread for thread in threading.enumerate() if thread not in before] == []  # the receiver has ended

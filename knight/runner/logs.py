@@ -75,6 +75,26 @@ class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # 
         else:
             super()._send(record)
 
+    def _receive(self) -> None:
+        """Write the workers' records until :meth:`close` sends None. (The package's own loop looks for the
+        close every 0.2 s, which added up to that to every run's end.)"""
+        while True:
+            try:
+                record = self.queue.get()
+            except (EOFError, OSError):  # the queue is gone
+                break
+            if record is None:
+                break
+            self.sub_handler.emit(record)
+        self.queue.close()
+        self.queue.join_thread()
+
+    def close(self) -> None:
+        if not self._is_closed and os.getpid() == self._runner:
+            # After every record sent so far: the workers have ended, so theirs are in the pipe before it.
+            self.queue.put_nowait(None)
+        super().close()
+
 
 def _fork_is_default() -> bool:
     """True when multiprocessing's default start method is fork (setting it, if nothing has)."""
