@@ -121,3 +121,9 @@ def test_every_public_module_says_what_it_exports():
             if isinstance(target, ast.Name)
         ]
         assert "__all__" in names, f"{path.relative_to(PACKAGE.parent)} has no __all__"
+
+
+def test_the_runner_loads_rich_only_to_draw_a_bar():
+    code = "import sys, knight.runner, knight.runner.progress; print(sorted(m for m in sys.modules if m == 'rich'))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"

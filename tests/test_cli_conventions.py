@@ -22,7 +22,7 @@ import knight
 from knight.cli import app, main
 from knight.cli.options import KnightCommand, PlainGroup
 from knight.runner import load_job
-from knight.runner.progress import BarReporter
+from knight.runner.bar import BarReporter
 
 EXAMPLES = REPO / "examples" / "submissions"
 JOB = '[[sweep]]\nboards = [5, 6]\nstarts = "corners"\nmethod = "warnsdorff"\nparams = { tie = ["first", "roth"] }\n'

@@ -100,14 +100,20 @@ class KnightCommand(TyperCommand):
         params = super().get_params(ctx)
         for param in params:
             plain_values(param)
+        return params
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        # Only for the help: reading the registries (the runner's executors, the report's editions) costs
+        # what a small command takes.
+        for param in self.get_params(ctx):
             info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
             parser = getattr(info, "parser", None)
             if isinstance(parser, Choice):
                 param.metavar = parser.metavar()
             describe = getattr(info, "described_by", None)
             if describe is not None:
-                param.help = describe()  # type: ignore[attr-defined]  # an Option, which has help
-        return params
+                param.help = describe()
+        super().format_help(ctx, formatter)
 
 
 class PlainGroup(TyperGroup):

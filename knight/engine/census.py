@@ -765,6 +765,15 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
     zero = np.uint64(0)
     one = np.uint64(1)
     start = prefix[0]
+    # Each square's moves packed to the front, in move order (no -1 holes to test in the hot loops).
+    packed = np.empty((size, 8), dtype=np.int64)
+    moves = np.zeros(size, dtype=np.int64)
+    for s in range(size):
+        for k in range(8):
+            t = neighbours[s, k]
+            if t >= 0:
+                packed[s, moves[s]] = t
+                moves[s] += 1
     unvisited = available
     target = available  # T: for a closed tour the start stays a target
     degree = np.zeros(size, dtype=np.int64)
@@ -800,18 +809,16 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
             target &= ~bits[square]
         remaining -= 1
         dead = False
-        for k in range(8):
-            t = neighbours[square, k]
-            if t >= 0:
-                if depth == 0 and closed:
-                    continue  # the start stays a target: its neighbours keep their degree
-                degree[t] -= 1
-                if degree[t] == 1:
-                    ones |= bits[t]
-                else:
-                    ones &= ~bits[t]
-                if degree[t] == 0 and (target & bits[t]) != zero and remaining > last_required:
-                    dead = True
+        keep = depth == 0 and closed  # the start stays a target: its neighbours keep their degree
+        for k in range(0 if keep else moves[square]):
+            t = packed[square, k]
+            degree[t] -= 1
+            if degree[t] == 1:
+                ones |= bits[t]
+            else:
+                ones &= ~bits[t]
+            if degree[t] == 0 and (target & bits[t]) != zero and remaining > last_required:
+                dead = True
         if prune and depth == 0:  # rule 1
             other = 0
             for s in range(size):
@@ -859,12 +866,14 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
         while True:
             found = -1
             current = path[depth]
-            while next_move[depth] < 8:
-                t = neighbours[current, next_move[depth]]
-                next_move[depth] += 1
-                if t >= 0 and (allowed[depth] & bits[t]) != zero:
+            k = next_move[depth]
+            while k < moves[current]:
+                t = packed[current, k]
+                k += 1
+                if (allowed[depth] & bits[t]) != zero:
                     found = t
                     break
+            next_move[depth] = k
             if found >= 0:
                 square = found
                 depth += 1
@@ -873,16 +882,13 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
             unvisited |= bits[current]
             target |= bits[current]
             remaining += 1
-            for k in range(8):
-                t = neighbours[current, k]
-                if t >= 0:
-                    if depth == 0 and closed:
-                        continue
-                    degree[t] += 1
-                    if degree[t] == 1:
-                        ones |= bits[t]
-                    else:
-                        ones &= ~bits[t]
+            for k in range(0 if depth == 0 and closed else moves[current]):
+                t = packed[current, k]
+                degree[t] += 1
+                if degree[t] == 1:
+                    ones |= bits[t]
+                else:
+                    ones &= ~bits[t]
             if depth == 0:
                 return tours, nodes, recorded
             depth -= 1
