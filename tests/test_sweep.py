@@ -132,3 +132,25 @@ def test_workers_can_warm_up_every_method():
     from knight.runner.work import warm_up
 
     warm_up(set(METHODS))
+
+
+SMALL = '[[sweep]]\nboards = [5]\nstarts = "all"\nmethod = "warnsdorff"\nparams = { tie = ["first", "roth"] }\n'
+
+
+def test_a_small_run_is_done_in_the_runners_process_and_asking_for_workers_starts_them(tmp_path, monkeypatch):
+    import knight.runner.sweep as sweep
+
+    started = []
+    real_pool = sweep.ProcessPool
+    monkeypatch.setattr(sweep, "ProcessPool", lambda *args: started.append(args) or real_pool(*args))
+    small = load_job(write_job(tmp_path, "small", SMALL))
+    assert sweep.is_small(small.tasks()) and len(small.tasks()) == 50
+    with Store(tmp_path / "a.sqlite") as store:
+        done = run_jobs([small], store, reporter=LineReporter(io.StringIO()))
+        assert (done.ran, done.failed, done.workers, started) == (50, 0, 0, [])
+        assert len(store.done_keys()) == 50
+    with Store(tmp_path / "b.sqlite") as store:  # --workers 1 asks for a worker process
+        run_jobs([small], store, workers=1, reporter=LineReporter(io.StringIO()))
+        assert len(started) == 1
+    big = load_job(write_job(tmp_path, "big", SMALL.replace("boards = [5]", "boards = [6]")))
+    assert not sweep.is_small(big.tasks())

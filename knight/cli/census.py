@@ -30,10 +30,7 @@ if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
     from knight.engine.theory import Verdict
     from knight.store import CensusRecord
 
-__all__ = ["SMALL_BOARD", "census"]
-
-#: Boards with fewer squares run on one worker unless --workers says otherwise.
-SMALL_BOARD = 30
+__all__ = ["census"]
 
 
 @app.command(
@@ -54,7 +51,8 @@ def census(
         typer.Option(help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7."),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: all cores; one on boards under 30 squares).")
+        int | None,
+        typer.Option(help="Worker processes (default: all cores; none under 30 squares, counted in this process)."),
     ] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     store: StoreOption = None,
@@ -82,20 +80,17 @@ def census(
     spec = CensusSpec(
         board.n, board.m, closed, tuple(sorted(set(removed))), None if start is None else ((start[0], start[1]),), depth
     )
-    from knight.runner import default_workers
     from knight.runner.jobs import census_job
 
     job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
     if verdict.exists is False:
         return _print(board, closed, removed, start, verdict, None, None, None, as_json)
-    small = board.size - len(removed) < SMALL_BOARD  # a pool of two costs more than the whole search
-    processes = min(workers or (1 if small else default_workers()), len(job.tasks()))
     path = store_path(store)
-    summary = run_in_store(
+    summary = run_in_store(  # a small census (under 30 squares) is counted in this process, without a pool
         [job],
         path,
-        workers=processes,
+        workers=None if workers is None else min(workers, len(job.tasks())),
         executor=executor,
         scheduler=scheduler,
         verbose=verbose,
@@ -131,7 +126,7 @@ def census(
         "store": str(path),
         "units_run": summary.ran,
         "units_stored": summary.already_done,
-        "processes": processes,
+        "processes": summary.workers,
         "executor": executor,
         "seconds": round(summary.seconds, 4),
     }

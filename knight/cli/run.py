@@ -61,7 +61,10 @@ VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every 
 )
 def run(
     jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
-    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Worker processes (default: all cores; none for a small job, done in this process)."),
+    ] = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
@@ -80,7 +83,7 @@ def run(
     (Ctrl-C or SIGTERM: what finished is stored, the next run does the rest).
     """
     check_run_options(workers, executor, scheduler)
-    from knight.runner import default_workers, load_job
+    from knight.runner import load_job
 
     loaded = [load_job(path, force=force) for path in jobs]  # every file is checked before anything runs
     names = [job.name for job in loaded]
@@ -91,7 +94,7 @@ def run(
     summary = run_in_store(
         loaded,
         path,
-        workers=workers or default_workers(),
+        workers=workers,
         executor=executor,
         scheduler=scheduler,
         verbose=verbose,
@@ -134,7 +137,7 @@ def run_in_store(
     jobs: list[Job],
     path: Path,
     *,
-    workers: int,
+    workers: int | None,
     executor: str,
     scheduler: str | None,
     verbose: bool,

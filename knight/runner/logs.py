@@ -18,10 +18,14 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from queue import Empty
 
 import multiprocessing_logging
 
 __all__ = ["FORMAT", "run_logging"]
+
+#: How often the log receiver looks whether the run has closed it.
+_POLL_SECONDS = 0.02
 
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
@@ -76,24 +80,18 @@ class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # 
             super()._send(record)
 
     def _receive(self) -> None:
-        """Write the workers' records until :meth:`close` sends None. (The package's own loop looks for the
-        close every 0.2 s, which added up to that to every run's end.)"""
-        while True:
+        """Write the workers' records until :meth:`close`. The package's own loop is this one, looking for the
+        close every 0.2 s, which added up to that to the end of every run; here every 0.02 s. (Waking it by
+        sending something would be sooner, but the runner never writes to the queue: see the module.)"""
+        while not (self._is_closed and self.queue.qsize() == 0):
             try:
-                record = self.queue.get()
+                self.sub_handler.emit(self.queue.get(timeout=_POLL_SECONDS))
+            except Empty:
+                continue
             except (EOFError, OSError):  # the queue is gone
                 break
-            if record is None:
-                break
-            self.sub_handler.emit(record)
         self.queue.close()
         self.queue.join_thread()
-
-    def close(self) -> None:
-        if not self._is_closed and os.getpid() == self._runner:
-            # After every record sent so far: the workers have ended, so theirs are in the pipe before it.
-            self.queue.put_nowait(None)
-        super().close()
 
 
 def _fork_is_default() -> bool:

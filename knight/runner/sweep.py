@@ -5,19 +5,19 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
 from knight.runner.jobs import Job
 from knight.runner.logs import run_logging
-from knight.runner.pool import ProcessPool, start_method
+from knight.runner.pool import ProcessPool, split, start_method
 from knight.runner.progress import LineReporter, Reporter
-from knight.runner.work import warm_up
+from knight.runner.work import run_chunk, warm_up
 from knight.store import Claimed, Store
 from knight.tasks import Task, TaskResult
 
-__all__ = ["EXECUTORS", "RunSummary", "default_workers", "run_jobs"]
+__all__ = ["EXECUTORS", "SMALL_SQUARES", "SMALL_TASKS", "RunSummary", "default_workers", "is_small", "run_jobs"]
 
 log = logging.getLogger("knight.runner")
 
@@ -26,6 +26,9 @@ EXECUTORS = ("process", "dask")
 POLL_SECONDS = 0.2
 #: The longest pause between two polls while another run's tasks are waited for and none finishes.
 MAX_POLL_SECONDS = 2.0
+#: A run of at most SMALL_TASKS tasks, all on boards under SMALL_SQUARES squares, is done in the runner's
+#: own process when no number of workers is asked for: its work takes less than starting a pool.
+SMALL_SQUARES, SMALL_TASKS = 30, 256
 
 
 @dataclass
@@ -43,6 +46,13 @@ class RunSummary:
     #: Tasks that another run of the same job, at the same time, finished (run there, not here);
     #: their failures are in ``failed`` and ``failures`` too, so the summary covers the whole job.
     by_others: int = 0
+    #: Worker processes the tasks ran on; 0 when the runner did them itself (a small run, :func:`is_small`).
+    workers: int = 0
+
+
+def is_small(tasks: list[Task]) -> bool:
+    """True when ``tasks`` are few and on small boards (see :data:`SMALL_TASKS`): run them without a pool."""
+    return len(tasks) <= SMALL_TASKS and all(task.n * task.m < SMALL_SQUARES for task in tasks)
 
 
 def default_workers() -> int:
@@ -66,10 +76,14 @@ def run_jobs(
     run of the same job at the same time runs the others; at the end this run waits for what that run
     holds (or takes it over if it dies), and the summary counts its share (``by_others``).
 
+    ``workers`` worker processes run the tasks (by default one per core, or none for a small run, which the
+    runner does itself: :func:`is_small`).
+
     Interrupted (KeyboardInterrupt, which the CLI also raises on SIGTERM), the run stops its
     workers, stores what had finished, records itself as ``interrupted`` and re-raises; the
     next run does only what is missing.
     """
+    asked = workers
     workers = workers or default_workers()
     reporter = reporter or LineReporter()
     tasks: dict[str, Task] = {}
@@ -81,7 +95,8 @@ def run_jobs(
     run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
     done = store.done_keys()
     pending = _biggest_first(task for key, task in tasks.items() if key not in done)
-    summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending))
+    here = executor != "dask" and asked is None and is_small(pending)
+    summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending), workers=0 if here else workers)
     started = time.monotonic()
 
     unfinished = {task.key for task in pending}  # no outcome yet, here or from another run
@@ -104,6 +119,9 @@ def run_jobs(
 
         def run(batch: list[Task]) -> None:
             """Run what ``batch`` holds that this run can claim; leave the rest to the runs that hold it."""
+            if here:
+                _run_here(batch, on_results, claim)
+                return
             if executor != "dask":
                 ProcessPool(workers, worker_setup).run(batch, on_results, claim)  # claimed chunk by chunk
                 return
@@ -114,19 +132,18 @@ def run_jobs(
                 DaskExecutor(scheduler, workers).run(claimed, on_results)
 
         log.info(
-            "run %d: %d tasks in %s, %d already in %s, %d to run on %d %s worker(s)",
+            "run %d: %d tasks in %s, %d already in %s, %d to run %s",
             run_id,
             len(tasks),
             ", ".join(job.name for job in jobs),
             summary.already_done,
             store.path,
             len(pending),
-            workers,
-            executor,
+            f"on {workers} {executor} worker(s)" if summary.workers else "in this process (a small run)",
         )
         reporter.start(len(pending))
         try:
-            if pending and executor != "dask":
+            if pending and executor != "dask" and not here:
                 warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
             batch = pending
             while batch:
@@ -150,6 +167,15 @@ def run_jobs(
                 summary.seconds,
             )
     return summary
+
+
+def _run_here(tasks: list[Task], on_results: Callable[[list[TaskResult]], None], claim: Callable) -> None:
+    """Run ``tasks`` in this process, claimed and stored a chunk at a time as a pool would (the kernels
+    choose for themselves whether to compile: a small board runs interpreted, without numba)."""
+    for chunk in split(tasks, 1):
+        granted = claim(chunk)
+        if granted:
+            on_results(run_chunk(granted))
 
 
 def _biggest_first(tasks: Iterable[Task]) -> list[Task]:
