@@ -245,4 +245,6 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int) -> None:
                 continue
             if f"classes:{stored.census_id}" not in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted:
                 continue  # another run is listing them
-            store.record_classes(stored.census_id, cycles_up_to_symmetry(spec.board, removed=spec.removed))
+            # No cycle, no class: most boards of a closed census job have none, and listing them takes a search.
+            classes = 0 if census.cycles == 0 else cycles_up_to_symmetry(spec.board, removed=spec.removed)
+            store.record_classes(stored.census_id, classes)
