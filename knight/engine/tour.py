@@ -223,16 +223,17 @@ def symmetric_key(board: Board, path: np.ndarray) -> str:
     the first: a 1000 × 1000 tour needs a few MB beyond itself, not its images whole.
     """
     path = np.asarray(path)
+    if path.size <= _COMPARED:  # every image whole: each made once, read both ways round
+        images = board.symmetric_images(path)
+        return _digest(board, min(_sequence_bytes(piece) for image in images for piece in (image, image[::-1])))
     tied: list[int] = []  # the images still least: the path's, then its reversal's
-    for begin in range(0, max(path.size, 1), _COMPARED):
+    for begin in range(0, path.size, _COMPARED):
         pieces = [_sequence_bytes(piece) for piece in _images_between(board, path, begin, begin + _COMPARED)]
         tied = tied or list(range(len(pieces)))
         least = min(pieces[i] for i in tied)
         tied = [i for i in tied if pieces[i] == least]
-        if len(tied) == 1 or path.size <= _COMPARED:
+        if len(tied) == 1:
             break
-    if path.size <= _COMPARED:  # the whole path was compared: the least is at hand
-        return _digest(board, least)
     digest = hashlib.blake2b(f"{board}:".encode(), digest_size=16)
     for begin in range(0, path.size, _CHUNK):
         whole = _images_between(board, path, begin, begin + _CHUNK, only=tied[0])

@@ -528,45 +528,53 @@ class Store:
         :func:`validate` again, for results from elsewhere).
         """
         now = time.time()
-        done, failed, tours, counts, estimates = [], [], [], [], []
+        done: list[tuple[str, int, int, float, str | None]] = []
+        failed, tours, counts, estimates = [], [], [], []
         for result in results:
             problem = "" if not result.ok else (validate(result) if revalidate else incomplete(result))
             if not result.ok or problem:
                 failed.append((result.key, result.attempts, problem or result.error, run_id, now))
                 continue
-            done.append((result.key, result.attempts, run_id, now))
-            if result.is_count:
-                counts.append((result.key, result.tours, result.nodes))
-                continue
             if result.is_estimate:
                 assert result.estimate is not None  # incomplete() checked it
                 estimates.append(_estimate_row(result.key, result.estimate))
+                done.append((result.key, result.attempts, run_id, now, None))  # sealed below, from the stored row
                 continue
-            tours.append(
-                (
+            # Each value as SQLite gives it back (a bool is an integer there): the checksum is the one readers
+            # compute from the stored row, here without reading it back.
+            row: tuple[Any, ...]
+            if result.is_count:
+                assert result.tours is not None  # incomplete() checked it
+                row = (result.key, int(result.tours), int(result.nodes))
+                counts.append(row)
+            else:
+                row = (
                     result.key,
-                    result.length,
-                    result.full,
-                    result.closed,
-                    result.success,
-                    result.work,
-                    result.work_unit,
-                    result.budget_exhausted,
-                    result.key_directed,
-                    result.key_undirected,
-                    result.key_symmetric,
-                    result.moves,
+                    int(result.length),
+                    int(result.full),
+                    int(result.closed),
+                    int(result.success),
+                    int(result.work),
+                    str(result.work_unit),
+                    int(result.budget_exhausted),
+                    str(result.key_directed),
+                    str(result.key_undirected),
+                    str(result.key_symmetric),
+                    None if result.moves is None else bytes(result.moves),
                 )
-            )
+                tours.append(row)
+            done.append((result.key, result.attempts, run_id, now, integrity.checksum(*row)))
         with self.transaction() as db:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
             db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", counts)
             db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", estimates)
             db.executemany(
-                "INSERT INTO results (task_key, status, attempts, run_id, finished) VALUES (?, 'done', ?, ?, ?) "
+                "INSERT INTO results (task_key, status, attempts, run_id, finished, checksum) "
+                "VALUES (?, 'done', ?, ?, ?, ?) "
                 "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
-                "run_id = excluded.run_id, finished = excluded.finished, checksum = NULL WHERE status = 'failed'",
+                "run_id = excluded.run_id, finished = excluded.finished, checksum = excluded.checksum "
+                "WHERE status = 'failed'",
                 done,
             )
             db.executemany(
@@ -582,14 +590,7 @@ class Store:
                 (run_id, json.dumps([row[0] for rows in (done, failed) for row in rows])),
             )
             db.execute("UPDATE claims SET claimed_at = ? WHERE run_id = ?", (now, run_id))
-            integrity.seal(
-                db,
-                {
-                    "tours": [row[0] for row in tours],
-                    "counts": [row[0] for row in counts],
-                    "estimates": [row[0] for row in estimates],
-                },
-            )
+            integrity.seal(db, {"estimates": [row[0] for row in estimates]})  # their REAL columns: read back
             return changed
 
     def tour(self, task_key: str) -> Tour:
