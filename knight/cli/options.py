@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -188,9 +190,6 @@ def _convert(annotation: Any, parser: Any, value: Any) -> Any:
 _TRUE, _FALSE = ("1", "true", "t", "yes", "y", "on"), ("0", "false", "f", "no", "n", "off", "")
 
 try:  # typer's conversion mechanism since 0.29 (see plain_values)
-    from dataclasses import dataclass
-    from pathlib import Path
-
     from typer._coercion import RuntimeParam
 
     @dataclass(frozen=True)
