@@ -141,6 +141,9 @@ def test_closed_tours_up_to_symmetry_are_listed_once_by_the_run_and_read_back(tm
         stored, none = sorted(store.censuses(), key=lambda record: -record.census.total)
     assert len(calls) == 1 and stored.symmetric == cycles_up_to_symmetry(Board(3, 10))
     assert none.census.cycles == none.symmetric == 0  # no cycle on 4 x 5: no class, and no listing
+    with Store(tmp_path / "two.sqlite") as store:  # on two workers, the first moves are listed in two processes
+        run_jobs([load_job(job)], store, workers=2, reporter=quiet())
+        assert sorted(record.symmetric for record in store.censuses()) == [0, stored.symmetric]
     with sqlite3.connect(path) as db:  # a store from before the table existed: no count, no error
         db.execute("DROP TABLE census_classes")
     record = next(record for record in load_census(path) if record.undirected)

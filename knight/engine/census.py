@@ -48,6 +48,7 @@ __all__ = [
     "closed_tours",
     "first_move_weights",
     "cycles_up_to_symmetry",
+    "KeptCycles",
     "UnitCounter",
 ]
 
@@ -645,14 +646,25 @@ def _closed_tours(unit: CensusUnit, limit: int, compiled: bool | None) -> np.nda
 _FIRST_RECORD = 1 << 17
 
 
-def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit: int = SYMMETRY_LIMIT) -> int:
+def cycles_up_to_symmetry(
+    board: Board,
+    *,
+    removed: Iterable[Square] = (),
+    limit: int = SYMMETRY_LIMIT,
+    map: Callable[[Callable[[CensusUnit], int], list[CensusUnit]], Iterable[int]] = map,  # noqa: A002 - as Python's
+) -> int:
     """The number of closed tours up to start square, direction and the board's symmetries.
 
-    Lists every closed tour through one square (at most ``limit`` of them; each cycle twice, once each
-    way) and counts the classes by Burnside's lemma: the average, over the symmetries that keep
-    ``removed`` in place, of the number of cycles a symmetry carries onto themselves (a cycle is
-    carried onto itself when the image of each of its moves is one of its moves). No sorting of edge
-    sets: a few array lookups per tour and symmetry.
+    Burnside's lemma: the classes are the average, over the symmetries that keep ``removed`` in place,
+    of the number of cycles a symmetry carries onto themselves (a cycle is carried onto itself when the
+    image of each of its moves is one of its moves). The closed tours through one square are listed (at
+    most ``limit`` per first move; each cycle twice, once each way), a first move of each class under the
+    symmetries that keep that square in place (the closed census's units): a symmetry ``h`` that keeps
+    the square carries the tours of one first move onto those of another, and ``g`` keeps a cycle
+    exactly when ``h g h⁻¹`` keeps its image, so a unit's count is taken ``weight`` times. No sorting
+    of edge sets: a few array lookups per tour and symmetry.
+
+    ``map`` runs the units (Python's ``map``; a process pool's ``map`` spreads them over its processes).
 
     >>> cycles_up_to_symmetry(Board(3, 10))  # of 16 closed tours
     6
@@ -662,29 +674,43 @@ def cycles_up_to_symmetry(board: Board, *, removed: Iterable[Square] = (), limit
     Cauchy–Frobenius lemma) for counting orbits.
     """
     gone = _check_removed(board, removed)
-    unit = census_units(board, closed=True, removed=removed)[0]  # its start is the closed census's
-    start = board.index(unit.start)
-    rows = [  # every first move searched, not one of each symmetric class: Burnside needs every cycle
-        _closed_tours(dataclasses.replace(unit, first=board.coords(int(t)), weight=1), limit, None)
-        for t in board.neighbours[start]
-        if t >= 0 and int(t) not in gone
-    ]
-    tours = np.concatenate(rows) if rows else np.zeros((0, board.size), dtype=np.int16)  # squares < 64: int16
-    if len(tours) == 0:
-        return 0
-    after = np.roll(tours, -1, axis=1)  # the moves of each tour: tours[t, i] -> after[t, i]
-    offsets = (np.arange(len(tours), dtype=np.int64) * board.size)[:, None]
-    successor = np.full(len(tours) * board.size, -1, dtype=np.int16)  # successor[t * size + a]: a's next in t
-    successor[offsets + tours] = after
-    symmetries = list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone))
-    fixed = len(tours)  # the identity keeps every cycle
-    for image in symmetries[1:]:
-        moved_from, moved_to = image[tours], image[after]
-        kept = (successor[offsets + moved_from] == moved_to) | (successor[offsets + moved_to] == moved_from)
-        fixed += int(kept.all(axis=1).sum())
-    classes, rest = divmod(fixed, 2 * len(symmetries))  # each cycle listed twice; both ways kept or neither
+    units = census_units(board, closed=True, removed=removed)  # the closed census's start, first moves folded
+    symmetries = len(list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone)))
+    fixed = sum(unit.weight * kept for unit, kept in zip(units, map(KeptCycles(limit), units), strict=True))
+    classes, rest = divmod(fixed, 2 * symmetries)  # each cycle listed twice; both ways kept or neither
     assert rest == 0, "Burnside's average is a whole number"
     return classes
+
+
+@dataclass(frozen=True)
+class KeptCycles:
+    """For one closed-tour unit: over its closed tours and the board's symmetries (those that keep its
+    removed squares), how many times a symmetry carries a tour's cycle onto itself (the unit's share of
+    Burnside's sum in :func:`cycles_up_to_symmetry`). Picklable, for a process pool's ``map``.
+
+    >>> KeptCycles()(census_units(Board(3, 10), closed=True)[0])  # its 16 tours by the identity, 8 by the others
+    24
+    """
+
+    limit: int = SYMMETRY_LIMIT
+
+    def __call__(self, unit: CensusUnit) -> int:
+        board = unit.board
+        gone = _check_removed(board, unit.removed)
+        tours = _closed_tours(dataclasses.replace(unit, weight=1), self.limit, None)
+        if len(tours) == 0:
+            return 0
+        after = np.roll(tours, -1, axis=1)  # the moves of each tour: tours[t, i] -> after[t, i]
+        offsets = (np.arange(len(tours), dtype=np.int64) * board.size)[:, None]
+        successor = np.full(len(tours) * board.size, -1, dtype=np.int16)  # successor[t * size + a]: a's next
+        successor[offsets + tours] = after
+        symmetries = list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone))
+        kept = len(tours)  # the identity keeps every cycle
+        for image in symmetries[1:]:
+            moved_from, moved_to = image[tours], image[after]
+            both = (successor[offsets + moved_from] == moved_to) | (successor[offsets + moved_to] == moved_from)
+            kept += int(both.all(axis=1).sum())
+        return kept
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from typing import Any
 
 from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
 from knight.runner.jobs import Job
@@ -150,7 +154,7 @@ def run_jobs(
                 run(batch)
                 batch = _wait_for_others(store, summary, tasks, unfinished, reporter)
             summary.status = "done"
-            _list_symmetry_classes(store, jobs, run_id)
+            _list_symmetry_classes(store, jobs, run_id, summary.workers)
         finally:
             reporter.finish()
             summary.seconds = time.monotonic() - started
@@ -227,24 +231,29 @@ def _wait_for_others(
         time.sleep(pause)
 
 
-def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int) -> None:
+def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: int) -> None:
     """Count the closed tours up to symmetry of every complete closed census of ``jobs`` that the
     store has no count for (listing the cycles takes about a second for 6 x 6: once, here, rather
-    than in every report). A census's count is claimed first (``classes:<census>``), so that of two
-    runs of one job only one lists it."""
-    for job in jobs:
-        for stored in store.censuses(job.name):
-            census, spec = stored.census, stored.spec
-            if (
-                census is None
-                or not spec.closed
-                or stored.symmetric is not None
-                or census.cycles is None
-                or census.cycles > SYMMETRY_LIMIT
-            ):
-                continue
-            if f"classes:{stored.census_id}" not in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted:
-                continue  # another run is listing them
-            # No cycle, no class: most boards of a closed census job have none, and listing them takes a search.
-            classes = 0 if census.cycles == 0 else cycles_up_to_symmetry(spec.board, removed=spec.removed)
-            store.record_classes(stored.census_id, classes)
+    than in every report), its first moves spread over ``workers`` processes. A census's count is
+    claimed first (``classes:<census>``), so that of two runs of one job only one lists it."""
+    with ExitStack() as stack:
+        spread: Any = map  # a process pool's map, made when a census has cycles to list
+        for job in jobs:
+            for stored in store.censuses(job.name):
+                census, spec = stored.census, stored.spec
+                if (
+                    census is None
+                    or not spec.closed
+                    or stored.symmetric is not None
+                    or census.cycles is None
+                    or census.cycles > SYMMETRY_LIMIT
+                ):
+                    continue
+                if f"classes:{stored.census_id}" not in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted:
+                    continue  # another run is listing them
+                if census.cycles and workers > 1 and spread is map:  # forked: the kernels loaded here go along
+                    context = multiprocessing.get_context(start_method())
+                    spread = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
+                # No cycle, no class: most boards of a closed census job have none, and listing them takes a search.
+                classes = cycles_up_to_symmetry(spec.board, removed=spec.removed, map=spread) if census.cycles else 0
+                store.record_classes(stored.census_id, classes)
