@@ -7,6 +7,7 @@ totals; here every census that went through the runner and the store is compared
 
 from __future__ import annotations
 
+import builtins
 import io
 import json
 import signal
@@ -291,3 +292,22 @@ def test_a_malformed_census_sweep_is_refused_in_one_line(tmp_path, capsys, kind)
     assert stop.value.code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"knight: error: {bad}: ") and expected in err, err
     assert not store.exists()
+
+
+def test_a_listing_process_that_dies_leaves_the_listing_to_the_run(tmp_path, monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    from knight.engine.census import cycles_up_to_symmetry
+    from knight.runner import sweep
+
+    def dies_in_a_pool(*args, map=map, **kwargs):  # noqa: A002 - the parameter's name
+        if map is not builtins.map:
+            raise BrokenProcessPool("a listing process was killed")
+        return cycles_up_to_symmetry(*args, **kwargs)
+
+    monkeypatch.setattr(sweep, "cycles_up_to_symmetry", dies_in_a_pool)
+    job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
+    with Store(tmp_path / "s.sqlite") as store:
+        run_jobs([load_job(job)], store, workers=2, reporter=quiet())
+        (stored,) = store.censuses()
+    assert stored.symmetric == cycles_up_to_symmetry(Board(3, 10)) == 6

@@ -8,6 +8,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,5 +256,14 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
                     context = multiprocessing.get_context(start_method())
                     spread = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
                 # No cycle, no class: most boards of a closed census job have none, and listing them takes a search.
-                classes = cycles_up_to_symmetry(spec.board, removed=spec.removed, map=spread) if census.cycles else 0
+                try:
+                    classes = (
+                        cycles_up_to_symmetry(spec.board, removed=spec.removed, map=spread) if census.cycles else 0
+                    )
+                except BrokenProcessPool:  # a listing process died (killed, out of memory): list them here instead
+                    log.warning(
+                        "run %d: a process listing %s's cycles died; listing them here", run_id, spec.describe()
+                    )
+                    spread = map
+                    classes = cycles_up_to_symmetry(spec.board, removed=spec.removed)
                 store.record_classes(stored.census_id, classes)
