@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import sqlite3
@@ -149,8 +150,10 @@ def test_a_small_run_is_done_in_the_runners_process_and_asking_for_workers_start
         done = run_jobs([small], store, reporter=LineReporter(io.StringIO()))
         assert (done.ran, done.failed, done.workers, started) == (50, 0, 0, [])
         assert len(store.done_keys()) == 50
+    frozen = gc.get_freeze_count()
     with Store(tmp_path / "b.sqlite") as store:  # --workers 1 asks for a worker process
         run_jobs([small], store, workers=1, reporter=LineReporter(io.StringIO()))
         assert len(started) == 1
+    assert gc.get_freeze_count() == frozen  # what the run kept from the collector is given back
     big = load_job(write_job(tmp_path, "big", SMALL.replace("boards = [5]", "boards = [6]")))
     assert not sweep.is_small(big.tasks())

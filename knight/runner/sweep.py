@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -150,6 +151,10 @@ def run_jobs(
         try:
             if pending and executor != "dask" and not here:
                 warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
+                # Numba leaves hundreds of thousands of objects behind: kept out of the collector's walks for the
+                # run (here, while results are stored, and in each forked worker), as Python's docs advise
+                # before forking; given back to it when the run ends.
+                gc.freeze()
             batch = pending
             while batch:
                 run(batch)
@@ -157,6 +162,7 @@ def run_jobs(
             summary.status = "done"
             _list_symmetry_classes(store, jobs, run_id, summary.workers)
         finally:
+            gc.unfreeze()
             reporter.finish()
             summary.seconds = time.monotonic() - started
             if summary.status != "done":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import signal
@@ -125,19 +124,7 @@ def _faults() -> Faults:
 
 
 def warm_up(methods: set[str]) -> None:
-    """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them.
-
-    Then every object alive is moved out of the garbage collector's reach (``gc.freeze``, as Python's
-    documentation advises before forking): numba leaves hundreds of thousands behind, which every full
-    collection would walk again, in the runner while it stores results and in each worker.
-    """
-    try:
-        _load_kernels(methods)
-    finally:
-        gc.freeze()
-
-
-def _load_kernels(methods: set[str]) -> None:
+    """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them."""
     for method in sorted(methods):
         if method == CENSUS:  # one small unit: from a corner of 5 x 5, first move to (2, 1)
             count_unit(CensusUnit(5, 5, (0, 0), (2, 1)), compiled=True)
