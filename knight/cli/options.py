@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args, get_origin
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -149,8 +149,6 @@ def plain_values(param: Any) -> None:
 
 
 def _is_plain(annotation: Any, parser: Any) -> bool:
-    from typing import get_args, get_origin
-
     if get_origin(annotation) in (list, tuple):
         return all(_is_plain(kind, parser) for kind in get_args(annotation))
     if parser is not None:
@@ -159,8 +157,6 @@ def _is_plain(annotation: Any, parser: Any) -> bool:
 
 
 def _convert(annotation: Any, parser: Any, value: Any) -> Any:
-    from typing import get_args, get_origin
-
     origin = get_origin(annotation)
     if origin is list:
         (kind,) = get_args(annotation)

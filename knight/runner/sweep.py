@@ -20,7 +20,7 @@ from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, split, start_method
 from knight.runner.progress import LineReporter, Reporter
 from knight.runner.work import run_chunk, warm_up
-from knight.store import Claimed, Store
+from knight.store import CensusRecord, Claimed, Store
 from knight.tasks import Task, TaskResult
 
 __all__ = ["EXECUTORS", "SMALL_SQUARES", "SMALL_TASKS", "RunSummary", "default_workers", "is_small", "run_jobs"]
@@ -180,7 +180,11 @@ def run_jobs(
     return summary
 
 
-def _run_here(tasks: list[Task], on_results: Callable[[list[TaskResult]], None], claim: Callable) -> None:
+def _run_here(
+    tasks: list[Task],
+    on_results: Callable[[list[TaskResult]], None],
+    claim: Callable[[list[Task]], list[Task]],
+) -> None:
     """Run ``tasks`` in this process, claimed and stored a chunk at a time as a pool would (the kernels
     choose for themselves whether to compile: a small board runs interpreted, without numba)."""
     for chunk in split(tasks, 1):
@@ -243,33 +247,43 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
     store has no count for (listing the cycles takes about a second for 6 x 6: once, here, rather
     than in every report), its first moves spread over ``workers`` processes. A census's count is
     claimed first (``classes:<census>``), so that of two runs of one job only one lists it."""
+    listed = [
+        (stored, cycles)
+        for job in jobs
+        for stored in store.censuses(job.name)
+        if (cycles := _cycles(stored)) is not None
+    ]
+    listed = [  # another run may be listing some of them
+        (stored, cycles)
+        for stored, cycles in listed
+        if f"classes:{stored.census_id}" in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted
+    ]
+    for stored, cycles in listed:  # no cycle, no class: most boards of a closed census job have none
+        if not cycles:
+            store.record_classes(stored.census_id, 0)
+    searched = [stored for stored, cycles in listed if cycles]
+    if not searched:
+        return
     with ExitStack() as stack:
-        spread: Any = map  # a process pool's map, made when a census has cycles to list
-        for job in jobs:
-            for stored in store.censuses(job.name):
-                census, spec = stored.census, stored.spec
-                if (
-                    census is None
-                    or not spec.closed
-                    or stored.symmetric is not None
-                    or census.cycles is None
-                    or census.cycles > SYMMETRY_LIMIT
-                ):
-                    continue
-                if f"classes:{stored.census_id}" not in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted:
-                    continue  # another run is listing them
-                if census.cycles and workers > 1 and spread is map:  # forked: the kernels loaded here go along
-                    context = multiprocessing.get_context(start_method())
-                    spread = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
-                # No cycle, no class: most boards of a closed census job have none, and listing them takes a search.
-                try:
-                    classes = (
-                        cycles_up_to_symmetry(spec.board, removed=spec.removed, map=spread) if census.cycles else 0
-                    )
-                except BrokenProcessPool:  # a listing process died (killed, out of memory): list them here instead
-                    log.warning(
-                        "run %d: a process listing %s's cycles died; listing them here", run_id, spec.describe()
-                    )
-                    spread = map
-                    classes = cycles_up_to_symmetry(spec.board, removed=spec.removed)
-                store.record_classes(stored.census_id, classes)
+        spread: Any = map
+        if workers > 1:  # forked: the kernels loaded here go along
+            context = multiprocessing.get_context(start_method())
+            spread = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
+        for stored in searched:
+            spec = stored.spec
+            try:
+                classes = cycles_up_to_symmetry(spec.board, removed=spec.removed, map=spread)
+            except BrokenProcessPool:  # a listing process died (killed, out of memory): the rest are listed here
+                log.warning("run %d: a process listing %s's cycles died; listing them here", run_id, spec.describe())
+                spread = map
+                classes = cycles_up_to_symmetry(spec.board, removed=spec.removed)
+            store.record_classes(stored.census_id, classes)
+
+
+def _cycles(stored: CensusRecord) -> int | None:
+    """The cycles of a complete closed census whose classes are to be listed (not stored yet, not too many
+    to list); None for any other census."""
+    census = stored.census
+    if census is None or not stored.spec.closed or stored.symmetric is not None or census.cycles is None:
+        return None
+    return census.cycles if census.cycles <= SYMMETRY_LIMIT else None
