@@ -6,6 +6,10 @@ import os
 
 from hypothesis import settings
 
+# A kernel called with other types than it declares is an error in the tests, not a quiet fall-back to the JIT:
+# the ahead-of-time module (knight/aot.py) is used for every call it can take.
+os.environ.setdefault("KNIGHT_AOT", "strict")
+
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

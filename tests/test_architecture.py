@@ -25,6 +25,7 @@ ALLOWED = {
     "runner": {"engine", "errors", "tasks", "store"},
     "report": {"engine", "errors", "tasks", "store"},
     "grading": {"engine", "errors", "report"},
+    "aot": {"engine", "errors"},
     "cli": {"engine", "errors", "tasks", "store", "runner", "report", "grading"},
 }
 

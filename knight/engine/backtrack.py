@@ -99,7 +99,9 @@ def backtrack_tour(
     )
 
 
-@kernel(compile_from=25)  # exponential work: compile for all but the tiniest boards
+@kernel(
+    compile_from=25, signature="Tuple((b1, i8, i8, b1))(i4[:, ::1], i8, b1, b1, i8, i8[::1], i4[::1], i4[::1])"
+)  # exponential work: compile for all but the tiniest boards
 def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, longest):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Search for a full tour; return ``(found, nodes, longest_length, out_of_budget)``.
 

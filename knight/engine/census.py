@@ -707,10 +707,22 @@ class KeptCycles:
         symmetries = list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone))
         kept = len(tours)  # the identity keeps every cycle
         for image in symmetries[1:]:
-            moved_from, moved_to = image[tours], image[after]
-            both = (successor[offsets + moved_from] == moved_to) | (successor[offsets + moved_to] == moved_from)
-            kept += int(both.all(axis=1).sum())
+            # A few moves at a time, over the tours still kept: most cycles lose at their first moves.
+            alive = np.arange(len(tours))
+            for first in range(0, tours.shape[1], _MOVES_AT_A_TIME):
+                moves = slice(first, first + _MOVES_AT_A_TIME)
+                moved_from, moved_to = image[tours[alive, moves]], image[after[alive, moves]]
+                base = offsets[alive]
+                both = (successor[base + moved_from] == moved_to) | (successor[base + moved_to] == moved_from)
+                alive = alive[both.all(axis=1)]
+                if len(alive) == 0:
+                    break
+            kept += len(alive)
         return kept
+
+
+#: Moves of each tour compared at once by :class:`KeptCycles` before the cycles already lost are dropped.
+_MOVES_AT_A_TIME = 4
 
 
 @dataclass(frozen=True)
@@ -749,7 +761,9 @@ def _tables(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return masks, bits, board.colours()
 
 
-@kernel(compile_from=16)
+@kernel(
+    compile_from=16, signature="UniTuple(i8, 3)(i4[:, ::1], u8[::1], u8[::1], i8[::1], u8, i8[::1], b1, b1, i2[:, ::1])"
+)
 def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, prune, record):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Count the tours that begin with ``prefix``; return ``(tours, nodes, recorded)``.
 

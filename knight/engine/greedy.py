@@ -225,7 +225,9 @@ def _walk(
     return Tour(board=board, path=path[:length], method=method, params=params, work=length - 1)
 
 
-@kernel(compile_from=1024)  # an 8 × 8 walk takes well under a millisecond interpreted
+@kernel(
+    compile_from=1024, signature="i8(i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8, i4[::1])"
+)  # an 8 × 8 walk takes well under a millisecond interpreted
 def _greedy_walk(n, m, start, rule, tie, ranks, switches, seed, path):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Fill ``path`` with the walk from ``start``; return its length.
 

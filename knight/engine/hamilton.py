@@ -490,7 +490,9 @@ def odd_board_block(board: Board, start: Square) -> tuple[int, int, int, int] | 
 # --- kernels ------------------------------------------------------------------------------------
 
 
-@kernel(compile_from=100)  # small boards finish in milliseconds interpreted, sooner than numba loads
+@kernel(
+    compile_from=100, signature="Tuple((i8, i8, b1))(i4[:, ::1], i8, b1, i8, i8, i4[::1])"
+)  # small boards finish in milliseconds interpreted, sooner than numba loads
 def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Warnsdorff with random ties, rotating the path's end when stuck; return ``(length, work, done)``.
 
@@ -598,7 +600,7 @@ def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-un
             j -= 1
 
 
-@kernel(compile_from=0)
+@kernel(compile_from=0, signature="Tuple((b1, i8, i8, b1))(i4[:, ::1], i8, i8, i4[::1], i4[::1])")
 def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Depth-first search for an open tour with exact pruning; return ``(found, nodes, longest, exhausted)``."""
     size = neighbours.shape[0]
@@ -734,7 +736,7 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
         next_move[depth] += 1
 
 
-@kernel(compile_from=0)
+@kernel(compile_from=0, signature="b1(i4[:, ::1], i8[:, ::1], i8, i8, i8, i8, b1)")
 def _join(neighbours, links, m, r0, r1, c0, up):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Join two pieces: rows r0..r1-1 right of column c0 to those left of it, or (``up``) the rows
     from r0 on to the rows above r0 (then c0 is 0).
@@ -787,7 +789,7 @@ def _join(neighbours, links, m, r0, r1, c0, up):  # type: ignore[no-untyped-def]
     return False
 
 
-@kernel(compile_from=0)
+@kernel(compile_from=0, signature="i8(i8[:, ::1], i8, i4[::1])")
 def _walk_links(links, start, walk):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Walk a path or cycle given as links from ``start`` (an end of a path); return the squares walked."""
     size = links.shape[0]

@@ -227,7 +227,7 @@ def _removed_partners() -> list[tuple[Square, Square]]:
     return [(lost[x], lost[y]) for x, y in JOIN_ADDED]
 
 
-@kernel(compile_from=40_000)
+@kernel(compile_from=40_000, signature="i4[::1](i8[:, ::1], i8)")
 def _walk_cycle(links, start):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Read a cycle off its links: the squares in order from ``start``, first towards ``links[start, 0]``."""
     size = links.shape[0]

@@ -220,7 +220,9 @@ class _Running:
         return self.sd / math.sqrt(self.count)
 
 
-@kernel(compile_from=50_000)  # squares times probes: a thousand probes of 8 x 8 already pay for compiling
+@kernel(
+    compile_from=50_000, signature="i8(i4[:, ::1], i8, i8, f8[::1], f8[::1], i8[::1])"
+)  # squares times probes: a thousand probes of 8 x 8 already pay for compiling
 def _probe(neighbours, start, state, node_out, tour_out, depth_out):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
     """Run ``node_out.size`` probes from ``start``; return the generator's state after them.
 

@@ -124,7 +124,8 @@ def _faults() -> Faults:
 
 
 def warm_up(methods: set[str]) -> None:
-    """Compile (or load from numba's disk cache) the kernels of ``methods``, so forked workers inherit them."""
+    """Load the compiled kernels of ``methods`` (the ahead-of-time module, or numba's JIT and its disk cache), so
+    forked workers inherit them."""
     for method in sorted(methods):
         if method == CENSUS:  # one small unit: from a corner of 5 x 5, first move to (2, 1)
             count_unit(CensusUnit(5, 5, (0, 0), (2, 1)), compiled=True)

@@ -1,0 +1,110 @@
+"""Compile the engine's kernels ahead of time, so that commands need neither numba nor LLVM to run them.
+
+    python -m knight.aot [--force]        (make install runs it)
+
+Every :class:`~knight.engine.kernel.Kernel` of the engine goes, with its declared signature, into one
+extension module built by numba's ``pycc`` for the generic CPU of this architecture (as fast here as the
+JIT's host-tuned code, and still right on another machine sharing the folder). The module is named after
+a fingerprint of the engine's sources and written beside their bytecode (or, when that folder is
+read-only, to the user's cache folder); older builds there are removed. Building takes ~30 s and needs a
+C compiler; without one, nothing changes: the kernels are JIT-compiled as before.
+
+Exit status: 0 built or already up to date, 1 the build failed (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import knight.engine
+from knight.engine.kernel import Kernel, ahead_of_time_module, module_folders, module_name
+
+__all__ = ["engine_kernels", "build"]
+
+
+def engine_kernels() -> list[Kernel]:
+    """Every kernel of the engine, by export name."""
+    found: dict[str, Kernel] = {}
+    for info in pkgutil.iter_modules(knight.engine.__path__):
+        module = importlib.import_module(f"knight.engine.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, Kernel):
+                found[value.export_name] = value
+    return [found[name] for name in sorted(found)]
+
+
+def build(folder: Path | None = None, *, force: bool = False) -> Path:
+    """Build the module into ``folder`` (by default the first writable of :func:`module_folders`) unless it is
+    there already; return its path. Raises RuntimeError when it cannot be built."""
+    name = module_name()
+    folder = folder or _writable_folder()
+    existing = [path for path in folder.glob(name + ".*") if path.suffix in (".so", ".pyd")]
+    if existing and not force:
+        return existing[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycc's pending deprecation: it still works, and the JIT stands behind
+            from numba.pycc import CC
+    except ImportError as error:
+        raise RuntimeError(f"numba's ahead-of-time compiler is not available ({error})") from error
+    with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
+        compiler = CC(name)
+        compiler.output_dir = scratch
+        compiler.verbose = False
+        for each in engine_kernels():
+            compiler.export(each.export_name, each.signature)(each.python)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compiler.compile()
+        except Exception as error:  # distutils' CompileError, LinkError, a numba typing error
+            raise RuntimeError(f"compiling the kernels failed: {type(error).__name__}: {error}") from error
+        (built,) = Path(scratch).glob(name + ".*")
+        target = folder / built.name
+        os.replace(built, target)  # atomic: a command starting now sees the whole module or none
+    for old in folder.glob("knight_kernels_*"):
+        if old.is_file() and not old.name.startswith(name + "."):
+            old.unlink(missing_ok=True)
+    return target
+
+
+def _writable_folder() -> Path:
+    for folder in module_folders():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return folder
+    raise RuntimeError(f"no writable folder for the kernels among {', '.join(map(str, module_folders()))}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m knight.aot", description=__doc__.splitlines()[0])
+    parser.add_argument("--force", action="store_true", help="build even when an up-to-date module exists")
+    options = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        path = build(force=options.force)
+    except RuntimeError as error:
+        print(f"knight.aot: {error}; the kernels will be JIT-compiled by numba instead", file=sys.stderr)
+        return 1
+    ahead_of_time_module.cache_clear()
+    if ahead_of_time_module() is None:
+        print(f"knight.aot: {path} was built but does not load here", file=sys.stderr)
+        return 1
+    took = time.monotonic() - started
+    print(f"knight.aot: kernels compiled ahead of time: {path}" + (f" (built in {took:.0f} s)" if took > 1 else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
