@@ -10,10 +10,12 @@ import knight.engine.census as census_module
 from knight.engine import Board, InvalidInput
 from knight.engine.census import (
     CensusUnit,
+    KeptCycles,
     UnitCount,
     assemble,
     census,
     census_units,
+    classes_from_shares,
     closed_tours,
     count_unit,
     cycles_up_to_symmetry,
@@ -274,6 +276,8 @@ def test_symmetry_classes_by_burnside_equal_classes_listed_one_by_one(n, m, remo
         for t in tours
     }
     assert cycles_up_to_symmetry(board, removed=removed) == len(classes)
+    units = census_units(board, closed=True, removed=removed)  # the same from the counting search's shares
+    assert classes_from_shares(board, units, [count_unit(unit).kept for unit in units], removed=removed) == len(classes)
 
 
 def test_burnside_spread_over_a_process_pool_counts_the_same():
@@ -283,3 +287,14 @@ def test_burnside_spread_over_a_process_pool_counts_the_same():
     board = Board(5, 6)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         assert cycles_up_to_symmetry(board, map=pool.map) == cycles_up_to_symmetry(board) == 3
+
+
+def test_a_closed_unit_counts_its_share_of_burnside_with_its_tours_and_an_open_one_none():
+    closed = census_units(Board(5, 6), closed=True)
+    assert [count_unit(unit).kept for unit in closed] == [KeptCycles()(unit) for unit in closed]
+    assert all(count_unit(unit).tours <= count_unit(unit).kept for unit in closed)
+    assert count_unit(census_units(Board(5, 5))[0]).kept is None
+    units = census_units(Board(5, 5))
+    two_starts = [units[0], next(unit for unit in units if unit.start != units[0].start)]
+    with pytest.raises(InvalidInput, match="one start square"):
+        classes_from_shares(Board(5, 5), two_starts, [1, 1])

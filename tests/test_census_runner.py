@@ -124,7 +124,7 @@ def test_load_census_gives_the_report_every_census(tmp_path):
     assert partial.counts == {} and partial.total is None and partial.removed == ((0, 0), (3, 3))
 
 
-def test_closed_tours_up_to_symmetry_are_listed_once_by_the_run_and_read_back(tmp_path, monkeypatch):
+def test_closed_tours_up_to_symmetry_are_counted_from_the_units_shares_and_read_back(tmp_path, monkeypatch):
     from knight.engine.census import cycles_up_to_symmetry
     from knight.runner import sweep
 
@@ -138,11 +138,21 @@ def test_closed_tours_up_to_symmetry_are_listed_once_by_the_run_and_read_back(tm
     )
     with Store(path) as store:
         run_jobs([load_job(job)], store, workers=1, reporter=quiet())
-        run_jobs([load_job(job)], store, workers=1, reporter=quiet())  # the count is stored: not listed again
         stored, none = sorted(store.censuses(), key=lambda record: -record.census.total)
-    assert len(calls) == 1 and stored.symmetric == cycles_up_to_symmetry(Board(3, 10))
+        shares = store.unit_shares(stored.census_id)
+    assert calls == []  # the units' tasks listed their tours as they counted them: no second search
+    assert stored.symmetric == cycles_up_to_symmetry(Board(3, 10)) == 6
+    assert shares and all(kept is not None and kept >= 1 for _, kept in shares)
     assert none.census.cycles == none.symmetric == 0  # no cycle on 4 x 5: no class, and no listing
-    with Store(tmp_path / "two.sqlite") as store:  # on two workers, the first moves are listed in two processes
+    with sqlite3.connect(path) as db:  # units counted without shares (an older knight's): the cycles are listed
+        db.execute("DELETE FROM census_kept")
+        db.execute("DELETE FROM census_classes")
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())  # the count is stored: not listed again
+        assert sorted(record.symmetric for record in store.censuses()) == [0, 6]
+    assert len(calls) == 1
+    with Store(tmp_path / "two.sqlite") as store:  # on two workers, the same from the shares
         run_jobs([load_job(job)], store, workers=2, reporter=quiet())
         assert sorted(record.symmetric for record in store.censuses()) == [0, stored.symmetric]
     with sqlite3.connect(path) as db:  # a store from before the table existed: no count, no error
@@ -306,8 +316,27 @@ def test_a_listing_process_that_dies_leaves_the_listing_to_the_run(tmp_path, mon
         return cycles_up_to_symmetry(*args, **kwargs)
 
     monkeypatch.setattr(sweep, "cycles_up_to_symmetry", dies_in_a_pool)
+    monkeypatch.setattr(sweep, "_classes_from_shares", lambda *_: None)  # as for units with too many tours to list
     job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
     with Store(tmp_path / "s.sqlite") as store:
         run_jobs([load_job(job)], store, workers=2, reporter=quiet())
         (stored,) = store.censuses()
     assert stored.symmetric == cycles_up_to_symmetry(Board(3, 10)) == 6
+
+
+@pytest.mark.parametrize(("tours", "kept", "stored"), [(16, 24, True), (16, 15, False), (2, 17, False), (0, 0, True)])
+def test_a_units_share_of_burnside_is_stored_only_when_it_can_be_right(tmp_path, tours, kept, stored):
+    """The identity keeps each of a unit's tours and at most eight symmetries do: a share outside that is refused
+    with the count, as a failure that the next run retries."""
+    from knight.tasks import TaskResult
+
+    job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
+    tasks = load_job(job).tasks()
+    task = tasks[0]
+    with Store(tmp_path / "s.sqlite") as store:
+        store.register_job("closed", tasks, load_job(job).censuses())
+        run_id = store.start_run(["closed"], "process", 1)
+        store.record(run_id, [TaskResult.from_count(task.key, 3, 10, tours, 1040, kept)])
+        (census,) = store.censuses()
+        assert store.unit_shares(census.census_id) == ([(task.unit, kept)] if stored else [])
+        assert (census.units_failed == 0) is stored

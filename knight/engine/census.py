@@ -48,6 +48,7 @@ __all__ = [
     "closed_tours",
     "first_move_weights",
     "cycles_up_to_symmetry",
+    "classes_from_shares",
     "KeptCycles",
     "UnitCounter",
 ]
@@ -140,10 +141,16 @@ class CensusUnit:
 
 @dataclass(frozen=True)
 class UnitCount:
-    """What one unit found: ``tours`` directed tours, after ``nodes`` squares placed."""
+    """What one unit found: ``tours`` directed tours, after ``nodes`` squares placed.
+
+    For a closed unit whose tours could be listed (at most ``_FIRST_RECORD``), ``kept`` is its share of
+    Burnside's sum: how many times a symmetry of the board carries one of its tours' cycles onto itself
+    (:func:`classes_from_shares`); None otherwise.
+    """
 
     tours: int
     nodes: int
+    kept: int | None = None
 
 
 @dataclass(frozen=True)
@@ -563,12 +570,16 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
     prune : use the kernel's exact pruning (default); False runs plain backtracking, for checks.
     compiled : force the compiled (True) or interpreted (False) kernel.
 
-    Returns ``UnitCount(tours, nodes)``, nodes being the squares placed (start and first move included).
+    Returns ``UnitCount(tours, nodes, kept)``, nodes being the squares placed (start and first move
+    included); a closed unit's tours are listed as they are found, and ``kept`` is its share of Burnside's
+    count of the closed tours up to symmetry (the same search gives both; None when there are too many to list).
 
     Example
     -------
     >>> count_unit(CensusUnit(3, 4, (0, 0), (1, 2)))
-    UnitCount(tours=2, nodes=18)
+    UnitCount(tours=2, nodes=18, kept=None)
+    >>> count_unit(census_units(Board(3, 10), closed=True)[0])  # 16 closed tours: 24, as in KeptCycles
+    UnitCount(tours=16, nodes=1040, kept=24)
 
     Reference: Eiffel text, Try_All.
     """
@@ -582,10 +593,13 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
             raise InvalidInput(f"unit {unit.key}: {board.coords(b)} is not a knight move from {board.coords(a)}")
     if len(set(prefix)) < len(prefix):
         raise InvalidInput(f"unit {unit.key} visits a square twice")
-    tours, nodes = _run(unit, prune, compiled, np.zeros((0, board.size), dtype=np.int16))
-    if unit.closed and board.size - len(gone) < 3:
-        tours = 0  # a closed tour is a cycle: at least three squares (as Tour.closed says)
-    return UnitCount(tours, nodes)
+    squares = board.size - len(gone)
+    if unit.closed and squares < 3:  # a closed tour is a cycle: at least three squares (as Tour.closed says)
+        return UnitCount(0, _run(unit, prune, compiled, np.zeros((0, squares), dtype=np.int16))[1], 0)
+    record = np.zeros((_FIRST_RECORD if unit.closed else 0, squares), dtype=np.int16)  # touched as far as filled
+    tours, nodes = _run(unit, prune, compiled, record)
+    kept = _kept_cycles(board, gone, record[:tours]) if unit.closed and tours <= len(record) else None
+    return UnitCount(tours, nodes, kept)
 
 
 def _run(unit: CensusUnit, prune: bool, compiled: bool | None, record: np.ndarray) -> tuple[int, int]:
@@ -673,10 +687,27 @@ def cycles_up_to_symmetry(
     eight symmetries (OEIS A001230 and its symmetric companion); Burnside's lemma (the
     Cauchy–Frobenius lemma) for counting orbits.
     """
-    gone = _check_removed(board, removed)
     units = census_units(board, closed=True, removed=removed)  # the closed census's start, first moves folded
+    return classes_from_shares(board, units, list(map(KeptCycles(limit), units)), removed=removed)
+
+
+def classes_from_shares(
+    board: Board, units: list[CensusUnit], kept: list[int], *, removed: Iterable[Square] = ()
+) -> int:
+    """The closed tours of ``board`` up to start square, direction and symmetry, from the shares of
+    Burnside's sum (``kept``, :attr:`UnitCount.kept`) of the units of a closed census from one start square:
+    each taken ``weight`` times, their sum averaged over the symmetries (that keep ``removed``) and halved
+    (each cycle is listed once each way). See :func:`cycles_up_to_symmetry`.
+
+    >>> units = census_units(Board(3, 10), closed=True)
+    >>> classes_from_shares(Board(3, 10), units, [count_unit(unit).kept for unit in units])
+    6
+    """
+    if len({unit.start for unit in units}) > 1:
+        raise InvalidInput("shares of Burnside's sum add up over the units of one start square only")
+    gone = _check_removed(board, removed)
     symmetries = len(list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone)))
-    fixed = sum(unit.weight * kept for unit, kept in zip(units, map(KeptCycles(limit), units), strict=True))
+    fixed = sum(unit.weight * share for unit, share in zip(units, kept, strict=True))
     classes, rest = divmod(fixed, 2 * symmetries)  # each cycle listed twice; both ways kept or neither
     assert rest == 0, "Burnside's average is a whole number"
     return classes
@@ -695,30 +726,36 @@ class KeptCycles:
     limit: int = SYMMETRY_LIMIT
 
     def __call__(self, unit: CensusUnit) -> int:
-        board = unit.board
-        gone = _check_removed(board, unit.removed)
+        gone = _check_removed(unit.board, unit.removed)
         tours = _closed_tours(dataclasses.replace(unit, weight=1), self.limit, None)
-        if len(tours) == 0:
-            return 0
-        after = np.roll(tours, -1, axis=1)  # the moves of each tour: tours[t, i] -> after[t, i]
-        offsets = (np.arange(len(tours), dtype=np.int64) * board.size)[:, None]
-        successor = np.full(len(tours) * board.size, -1, dtype=np.int16)  # successor[t * size + a]: a's next
-        successor[offsets + tours] = after
-        symmetries = list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone))
-        kept = len(tours)  # the identity keeps every cycle
-        for image in symmetries[1:]:
-            # A few moves at a time, over the tours still kept: most cycles lose at their first moves.
-            alive = np.arange(len(tours))
-            for first in range(0, tours.shape[1], _MOVES_AT_A_TIME):
-                moves = slice(first, first + _MOVES_AT_A_TIME)
-                moved_from, moved_to = image[tours[alive, moves]], image[after[alive, moves]]
-                base = offsets[alive]
-                both = (successor[base + moved_from] == moved_to) | (successor[base + moved_to] == moved_from)
-                alive = alive[both.all(axis=1)]
-                if len(alive) == 0:
-                    break
-            kept += len(alive)
-        return kept
+        return _kept_cycles(unit.board, gone, tours)
+
+
+def _kept_cycles(board: Board, gone: set[int], tours: np.ndarray) -> int:
+    """Over the closed ``tours`` (rows of squares) and the symmetries of ``board`` that keep ``gone`` in place,
+    how many times a symmetry carries a tour's cycle onto itself (a cycle is carried onto itself when the image
+    of each of its moves is one of its moves)."""
+    if len(tours) == 0:
+        return 0
+    after = np.roll(tours, -1, axis=1)  # the moves of each tour: tours[t, i] -> after[t, i]
+    offsets = (np.arange(len(tours), dtype=np.int64) * board.size)[:, None]
+    successor = np.full(len(tours) * board.size, -1, dtype=np.int16)  # successor[t * size + a]: a's next
+    successor[offsets + tours] = after
+    symmetries = list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone))
+    kept = len(tours)  # the identity keeps every cycle
+    for image in symmetries[1:]:
+        # A few moves at a time, over the tours still kept: most cycles lose at their first moves.
+        alive = np.arange(len(tours))
+        for first in range(0, tours.shape[1], _MOVES_AT_A_TIME):
+            moves = slice(first, first + _MOVES_AT_A_TIME)
+            moved_from, moved_to = image[tours[alive, moves]], image[after[alive, moves]]
+            base = offsets[alive]
+            both = (successor[base + moved_from] == moved_to) | (successor[base + moved_to] == moved_from)
+            alive = alive[both.all(axis=1)]
+            if len(alive) == 0:
+                break
+        kept += len(alive)
+    return kept
 
 
 #: Moves of each tour compared at once by :class:`KeptCycles` before the cycles already lost are dropped.

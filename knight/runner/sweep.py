@@ -8,13 +8,11 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from knight.engine.census import SYMMETRY_LIMIT, cycles_up_to_symmetry
+from knight.engine.census import SYMMETRY_LIMIT, classes_from_shares, cycles_up_to_symmetry
 from knight.runner.jobs import Job
 from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, split, start_method
@@ -244,9 +242,11 @@ def _wait_for_others(
 
 def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: int) -> None:
     """Count the closed tours up to symmetry of every complete closed census of ``jobs`` that the
-    store has no count for (listing the cycles takes about a second for 6 x 6: once, here, rather
-    than in every report), its first moves spread over ``workers`` processes. A census's count is
-    claimed first (``classes:<census>``), so that of two runs of one job only one lists it."""
+    store has no count for: once, here, rather than in every report. Its units' tasks listed their tours
+    as they counted them and stored their shares of Burnside's sum, which add up to the count; where a
+    unit has none (more tours than it lists, or counted by an older knight), the cycles are listed again,
+    the census's first moves spread over ``workers`` processes. A census's count is claimed first
+    (``classes:<census>``), so that of two runs of one job only one lists it."""
     listed = [
         (stored, cycles)
         for job in jobs
@@ -258,12 +258,19 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
         for stored, cycles in listed
         if f"classes:{stored.census_id}" in _claim(store, run_id, [f"classes:{stored.census_id}"]).granted
     ]
-    for stored, cycles in listed:  # no cycle, no class: most boards of a closed census job have none
-        if not cycles:
+    searched = []
+    for stored, cycles in listed:
+        if not cycles:  # no cycle, no class: most boards of a closed census job have none
             store.record_classes(stored.census_id, 0)
-    searched = [stored for stored, cycles in listed if cycles]
+        elif (classes := _classes_from_shares(store, stored)) is not None:  # counted with the tours: no search
+            store.record_classes(stored.census_id, classes)
+        else:
+            searched.append(stored)
     if not searched:
         return
+    from concurrent.futures import ProcessPoolExecutor  # here: rarely needed, and 20 ms to import
+    from concurrent.futures.process import BrokenProcessPool
+
     with ExitStack() as stack:
         spread: Any = map
         if workers > 1:  # forked: the kernels loaded here go along
@@ -278,6 +285,16 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
                 spread = map
                 classes = cycles_up_to_symmetry(spec.board, removed=spec.removed)
             store.record_classes(stored.census_id, classes)
+
+
+def _classes_from_shares(store: Store, stored: CensusRecord) -> int | None:
+    """The classes of a complete closed census from its units' shares of Burnside's sum, when every unit (all
+    from one start square) has one; None when a unit had too many tours to list or was counted without."""
+    shares = store.unit_shares(stored.census_id)
+    if not shares or any(kept is None for _, kept in shares) or len({unit.start for unit, _ in shares}) > 1:
+        return None
+    units, kept = [unit for unit, _ in shares], [int(kept) for _, kept in shares if kept is not None]
+    return classes_from_shares(stored.spec.board, units, kept, removed=stored.spec.removed)
 
 
 def _cycles(stored: CensusRecord) -> int | None:

@@ -26,6 +26,9 @@ Tables:
   removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
   tasks and ``job_censuses`` the jobs that ask for it. :meth:`Store.censuses` puts a census
   together from its units' counts (:class:`~knight.store.records.CensusRecord`).
+  ``census_classes`` holds a closed census's tours up to symmetry, and ``census_kept`` each closed
+  unit's share of Burnside's sum that they are counted from (:meth:`Store.unit_shares`; derived
+  data, added to an older store of this version when it is next opened for writing).
 * ``claims`` — the tasks a live run has taken to run now: task key, run, the run's process id
   and host, when claimed (renewed each time the run stores results). Two runs of one job share
   it through these (:meth:`Store.claim`); a claim goes when the task's result is stored or its
@@ -145,6 +148,12 @@ CREATE TABLE IF NOT EXISTS census_tasks (
 -- closed tours up to the board's symmetries, listed once by the runner when a closed census completes
 CREATE TABLE IF NOT EXISTS census_classes (
     census_id INTEGER PRIMARY KEY REFERENCES censuses(id), classes INTEGER NOT NULL CHECK (classes >= 0)
+);
+-- for a done closed census unit whose tours were listed as they were counted: its share of Burnside's sum
+-- (UnitCount.kept), from which the runner counts the classes above without a second search. Derived, like them;
+-- not a foreign key to tasks, so that repairing the store may drop a task
+CREATE TABLE IF NOT EXISTS census_kept (
+    task_key TEXT PRIMARY KEY, kept INTEGER NOT NULL CHECK (kept >= 0)
 );
 CREATE TABLE IF NOT EXISTS job_censuses (
     job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
@@ -529,7 +538,7 @@ class Store:
         """
         now = time.time()
         done: list[tuple[str, int, int, float, str | None]] = []
-        failed, tours, counts, estimates = [], [], [], []
+        failed, tours, counts, estimates, kept = [], [], [], [], []
         for result in results:
             problem = "" if not result.ok else (validate(result) if revalidate else incomplete(result))
             if not result.ok or problem:
@@ -547,6 +556,8 @@ class Store:
                 assert result.tours is not None  # incomplete() checked it
                 row = (result.key, int(result.tours), int(result.nodes))
                 counts.append(row)
+                if result.kept is not None:
+                    kept.append((result.key, int(result.kept)))
             else:
                 row = (
                     result.key,
@@ -568,6 +579,7 @@ class Store:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
             db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", counts)
+            db.executemany("INSERT OR REPLACE INTO census_kept VALUES (?, ?)", kept)
             db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", estimates)
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished, checksum) "
@@ -738,6 +750,18 @@ class Store:
     def censuses(self, job: str | None = None) -> list[CensusRecord]:
         """Every census of ``job`` (of every job by default), put together from its units' counts."""
         return _read_censuses(self.db, job)
+
+    def unit_shares(self, census_id: int) -> list[tuple[CensusUnit, int | None]]:
+        """Each done unit of census ``census_id`` with its share of Burnside's sum (None where none was stored)."""
+        return [
+            (CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)}), kept)
+            for params, n, m, row, col, kept in self.db.execute(
+                "SELECT t.params, t.n, t.m, t.start_row, t.start_col, k.kept FROM census_tasks ct "
+                "JOIN tasks t ON t.key = ct.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done' "
+                "LEFT JOIN census_kept k ON k.task_key = t.key WHERE ct.census_id = ?",
+                (census_id,),
+            )
+        ]
 
     def record_classes(self, census_id: int, classes: int) -> None:
         """Store the number of closed tours up to symmetry of a complete census."""
