@@ -197,6 +197,7 @@ class TaskResult:
     nodes: int = 0  # census units only: squares placed by the search
     kept: int | None = None  # closed census units only: their share of Burnside's sum (UnitCount.kept)
     estimate: EstimateResult | None = None  # tree-size tasks only
+    checksum: str = ""  # of the row that stores it, where it was made (knight.store.database.sealed); '' if not
 
     @property
     def is_count(self) -> bool:

@@ -193,3 +193,30 @@ def test_a_store_written_a_moment_ago_is_checked_every_time(clean, tmp_path, cli
     shutil.copy(original, store)  # just written: a coarse clock could give the next write the same time
     assert cli(["results"], store).returncode == 0
     assert not Path(f"{store}-known").exists()
+
+
+def test_a_workers_checksum_is_the_stored_rows_and_a_wrong_one_is_found(tmp_path, cli):
+    """Workers seal their results (the runner stores them without hashing each row): the seal is the checksum
+    readers compute from the stored row, and a result changed between the worker and the store is found."""
+    from dataclasses import replace
+
+    from knight.engine import Board, find_tour
+    from knight.runner import load_job
+    from knight.store.database import sealed
+    from knight.tasks import TaskResult
+
+    tasks = load_job(write_job(tmp_path, "tiny", JOB)).tasks()
+    tour_task = next(task for task in tasks if task.method == "warnsdorff")
+    tour = sealed(TaskResult.from_tour(tour_task.key, find_tour(Board(5, 5), tour_task.start, "warnsdorff")))
+    count_task = next(task for task in tasks if task.method == "census")
+    count = sealed(TaskResult.from_count(count_task.key, 5, 5, 7, 100))
+    assert tour.checksum and count.checksum and tour.checksum != count.checksum
+    store = tmp_path / "s.sqlite"
+    with Store(store) as db:
+        db.register_job("tiny", tasks)
+        run_id = db.start_run(["tiny"], "process", 1)
+        db.record(run_id, [tour, replace(count, tours=8)])  # the count changed on the way, its seal not
+        db.finish_run(run_id, "done", len(tasks), 2)
+    done = cli(["verify"], store)
+    assert done.returncode != 0 and count_task.key in done.stdout + done.stderr
+    assert tour_task.key not in done.stdout + done.stderr

@@ -21,7 +21,8 @@ def test_chunks_cover_the_tasks_in_order_and_shrink_towards_the_end(tasks, worke
 def test_a_large_sweep_ends_in_chunks_small_enough_for_the_workers_to_finish_together():
     sizes = [len(chunk) for chunk in split(list(range(10_240)), 2)]
     assert sizes[0] == MAX_CHUNK and sizes[-2] == MIN_CHUNK
-    assert sum(sizes[-8:]) <= 8 * MIN_CHUNK  # the last eight chunks are a few dozen tasks, not 2,048
+    assert sum(sizes[-4:]) <= 4 * MIN_CHUNK and sum(sizes[-8:]) <= 128  # about a hundred tasks, not 2,048
+    assert len(sizes) <= 60  # and not many more chunks than that takes: each costs the runner two transactions
 
 
 def test_each_of_two_big_tasks_gets_a_worker_of_its_own(monkeypatch):

@@ -13,6 +13,7 @@ from knight.engine.board import Square
 from knight.engine.census import CensusUnit, count_unit
 from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
+from knight.store.database import sealed
 from knight.tasks import CENSUS, ESTIMATE, EstimateResult, Task, TaskResult, validate
 
 __all__ = ["run_task", "EXACT_TREE_UP_TO", "RATE_RUNS", "time_plain_search", "run_chunk", "init_worker", "warm_up"]
@@ -22,7 +23,12 @@ log = logging.getLogger("knight.runner.work")
 
 def run_task(task: Task) -> TaskResult:
     """Build the task's tour (or, for a census unit, count its tours) with the compiled engine; an
-    engine error becomes a failed result."""
+    engine error becomes a failed result. A done result comes sealed with the checksum of the row that
+    will store it (:func:`~knight.store.database.sealed`): computed here, in the worker, not by the runner."""
+    return sealed(_result(task))
+
+
+def _result(task: Task) -> TaskResult:
     _faults().before_task(task.n, task.m, task.start)
     if task.method == CENSUS:
         return _count(task)

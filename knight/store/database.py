@@ -53,7 +53,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,9 +96,12 @@ __all__ = [
 SCHEMA_VERSION = 7
 #: Seconds after which a claim that its run has not renewed is taken over, even when its process
 #: cannot be seen to have died (another host sharing the store, a hung process). A run renews its
-#: claims each time it stores a chunk, so this only has to outlast the slowest chunk; when it does
-#: not, a task is run twice, which costs time, not correctness (the first result is kept).
+#: claims when it stores a chunk, at most every :data:`RENEW_SECONDS`, so this only has to outlast the
+#: slowest chunk and that; when it does not, a task is run twice, which costs time, not correctness
+#: (the first result is kept).
 CLAIM_TIMEOUT = 3600.0
+#: The least time between two renewals of a run's claims (each rewrites every claim it holds).
+RENEW_SECONDS = 60.0
 #: This machine, as a claim names it: a process id means something only on its own host.
 HOST = socket.gethostname()
 
@@ -261,6 +264,7 @@ class Store:
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        self._renewed: dict[int, float] = {}  # when each run's claims were last renewed (record)
         if read_only:
             self._open_read_only()
             return
@@ -549,32 +553,15 @@ class Store:
                 estimates.append(_estimate_row(result.key, result.estimate))
                 done.append((result.key, result.attempts, run_id, now, None))  # sealed below, from the stored row
                 continue
-            # Each value as SQLite gives it back (a bool is an integer there): the checksum is the one readers
-            # compute from the stored row, here without reading it back.
-            row: tuple[Any, ...]
+            row = outcome_row(result)
             if result.is_count:
-                assert result.tours is not None  # incomplete() checked it
-                row = (result.key, int(result.tours), int(result.nodes))
                 counts.append(row)
                 if result.kept is not None:
                     kept.append((result.key, int(result.kept)))
             else:
-                row = (
-                    result.key,
-                    int(result.length),
-                    int(result.full),
-                    int(result.closed),
-                    int(result.success),
-                    int(result.work),
-                    str(result.work_unit),
-                    int(result.budget_exhausted),
-                    str(result.key_directed),
-                    str(result.key_undirected),
-                    str(result.key_symmetric),
-                    None if result.moves is None else bytes(result.moves),
-                )
                 tours.append(row)
-            done.append((result.key, result.attempts, run_id, now, integrity.checksum(*row)))
+            sealed_here = integrity.checksum(*row) if revalidate or not result.checksum else result.checksum
+            done.append((result.key, result.attempts, run_id, now, sealed_here))
         with self.transaction() as db:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
@@ -601,7 +588,9 @@ class Store:
                 "DELETE FROM claims WHERE run_id = ? AND task_key IN (SELECT value FROM json_each(?))",
                 (run_id, json.dumps([row[0] for rows in (done, failed) for row in rows])),
             )
-            db.execute("UPDATE claims SET claimed_at = ? WHERE run_id = ?", (now, run_id))
+            if now - self._renewed.get(run_id, 0.0) >= RENEW_SECONDS:
+                db.execute("UPDATE claims SET claimed_at = ? WHERE run_id = ?", (now, run_id))
+                self._renewed[run_id] = now
             integrity.seal(db, {"estimates": [row[0] for row in estimates]})  # their REAL columns: read back
             return changed
 
@@ -775,6 +764,38 @@ class Store:
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def outcome_row(result: TaskResult) -> tuple[Any, ...]:
+    """The row of ``tours`` or ``counts`` that stores a done tour or count result, each value as SQLite gives it
+    back (a bool is an integer there), so that its checksum is the one readers compute from the stored row."""
+    if result.is_count:
+        assert result.tours is not None  # incomplete() checked it
+        return (result.key, int(result.tours), int(result.nodes))
+    return (
+        result.key,
+        int(result.length),
+        int(result.full),
+        int(result.closed),
+        int(result.success),
+        int(result.work),
+        str(result.work_unit),
+        int(result.budget_exhausted),
+        str(result.key_directed),
+        str(result.key_undirected),
+        str(result.key_symmetric),
+        None if result.moves is None else bytes(result.moves),
+    )
+
+
+def sealed(result: TaskResult) -> TaskResult:
+    """``result`` with the checksum of the row that will store it, computed where it was made (a worker), so
+    that the runner, which stores every result, does not spend its time on it; and a change on the way to the
+    store is caught by :mod:`knight.store.integrity` like one on disk. Estimates and failures are left as they
+    are (an estimate is sealed from its stored row)."""
+    if not result.ok or result.is_estimate:
+        return result
+    return replace(result, checksum=integrity.checksum(*outcome_row(result)))
 
 
 def _alive(pid: int) -> bool:

@@ -67,9 +67,9 @@ TABLES = ("runs", "tasks", "job_tasks", "results", *OUTCOME_COLUMNS, "censuses",
 
 def checksum(*values: Any) -> str:
     """A short digest of a row's values as SQLite gives them back (ints, floats, text, bytes, NULL)."""
-    # one update of the joined values: the same digest as a value and a separator at a time, in a third the time
-    parts = [bytes(value) if isinstance(value, bytes) else repr(value).encode() for value in values]
-    return hashlib.blake2b(b"".join(part + b"\x1f" for part in parts), digest_size=8).hexdigest()
+    # each value and a separator, hashed in one update: the same digest as one value at a time, in a third the time
+    parts = [value if type(value) is bytes else repr(value).encode() for value in values]
+    return hashlib.blake2b(b"\x1f".join(parts) + b"\x1f", digest_size=8).hexdigest()
 
 
 def register(db: sqlite3.Connection) -> None:
