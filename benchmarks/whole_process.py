@@ -76,6 +76,13 @@ def measure(row: Row, runs: int) -> tuple[float, float | None]:
     return statistics.median(seconds), (max(peaks) if peaks else None)
 
 
+def _kernels() -> str:
+    """How the commands measured run their kernels: compiled ahead of time (``make install``) or by numba's JIT."""
+    code = "from knight.engine.kernel import ahead_of_time_module as a; m = a(); print(m.__file__ if m else '')"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip()
+    return f"compiled ahead of time ({Path(found).name})" if found else "numba's JIT (run `python -m knight.aot`)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -140,6 +147,7 @@ def main() -> None:
         Row("make report, warm store", ["make", "report"], "< 4 s", "< 4"),
     ]
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; runs per command: {options.runs}")
+    print(f"kernels: {_kernels()}")
     measured: dict[str, tuple[float, float | None]] = {}
     print("| command | median (s) | peak (MB) | target | census peer | met |")
     print("|---|---|---|---|---|---|")

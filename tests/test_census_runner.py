@@ -340,3 +340,22 @@ def test_a_units_share_of_burnside_is_stored_only_when_it_can_be_right(tmp_path,
         (census,) = store.censuses()
         assert store.unit_shares(census.census_id) == ([(task.unit, kept)] if stored else [])
         assert (census.units_failed == 0) is stored
+
+
+def test_classes_come_from_the_shares_however_many_cycles_and_are_listed_only_up_to_the_limit(tmp_path, monkeypatch):
+    from knight.runner import sweep
+
+    monkeypatch.setattr(sweep, "SYMMETRY_LIMIT", 5)  # 3 x 10 has 16 cycles
+    job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())
+        (stored,) = store.censuses()
+    assert stored.census.cycles == 16 and stored.symmetric == 6
+    with sqlite3.connect(path) as db:  # without the shares, too many to list: no count
+        db.execute("DELETE FROM census_kept")
+        db.execute("DELETE FROM census_classes")
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())
+        (stored,) = store.censuses()
+    assert stored.symmetric is None

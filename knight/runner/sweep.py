@@ -245,7 +245,7 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
     store has no count for: once, here, rather than in every report. Its units' tasks listed their tours
     as they counted them and stored their shares of Burnside's sum, which add up to the count; where a
     unit has none (more tours than it lists, or counted by an older knight), the cycles are listed again,
-    the census's first moves spread over ``workers`` processes. A census's count is claimed first
+    when there are at most :data:`SYMMETRY_LIMIT`, the census's first moves spread over ``workers`` processes. A census's count is claimed first
     (``classes:<census>``), so that of two runs of one job only one lists it."""
     listed = [
         (stored, cycles)
@@ -264,7 +264,7 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
             store.record_classes(stored.census_id, 0)
         elif (classes := _classes_from_shares(store, stored)) is not None:  # counted with the tours: no search
             store.record_classes(stored.census_id, classes)
-        else:
+        elif cycles <= SYMMETRY_LIMIT:  # more would take too long to list: left without a count
             searched.append(stored)
     if not searched:
         return
@@ -298,9 +298,9 @@ def _classes_from_shares(store: Store, stored: CensusRecord) -> int | None:
 
 
 def _cycles(stored: CensusRecord) -> int | None:
-    """The cycles of a complete closed census whose classes are to be listed (not stored yet, not too many
-    to list); None for any other census."""
+    """The cycles of a complete closed census whose classes are to be counted (not stored yet); None for any
+    other census."""
     census = stored.census
-    if census is None or not stored.spec.closed or stored.symmetric is not None or census.cycles is None:
+    if census is None or not stored.spec.closed or stored.symmetric is not None:
         return None
-    return census.cycles if census.cycles <= SYMMETRY_LIMIT else None
+    return census.cycles
