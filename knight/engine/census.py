@@ -143,8 +143,8 @@ class CensusUnit:
 class UnitCount:
     """What one unit found: ``tours`` directed tours, after ``nodes`` squares placed.
 
-    For a closed unit whose tours could be listed (at most ``_FIRST_RECORD``), ``kept`` is its share of
-    Burnside's sum: how many times a symmetry of the board carries one of its tours' cycles onto itself
+    For a closed unit counted with ``share=True`` whose tours could be listed (at most ``_FIRST_RECORD``),
+    ``kept`` is its share of Burnside's sum: how many times a symmetry of the board carries one of its tours' cycles onto itself
     (:func:`classes_from_shares`); None otherwise.
     """
 
@@ -561,7 +561,7 @@ def census(
     return assemble(board, units, results)
 
 
-def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = None) -> UnitCount:
+def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = None, share: bool = False) -> UnitCount:
     """Count the directed tours of one unit: from ``unit.start``, first move to ``unit.first``.
 
     Parameters
@@ -569,16 +569,17 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
     unit : the unit, from :func:`census_units`.
     prune : use the kernel's exact pruning (default); False runs plain backtracking, for checks.
     compiled : force the compiled (True) or interpreted (False) kernel.
+    share : for a closed unit, also list its tours as they are found and count its share of Burnside's
+        count of the closed tours up to symmetry (``kept``): the same search gives both.
 
     Returns ``UnitCount(tours, nodes, kept)``, nodes being the squares placed (start and first move
-    included); a closed unit's tours are listed as they are found, and ``kept`` is its share of Burnside's
-    count of the closed tours up to symmetry (the same search gives both; None when there are too many to list).
+    included); ``kept`` is None unless a share was asked for and the tours were few enough to list.
 
     Example
     -------
     >>> count_unit(CensusUnit(3, 4, (0, 0), (1, 2)))
     UnitCount(tours=2, nodes=18, kept=None)
-    >>> count_unit(census_units(Board(3, 10), closed=True)[0])  # 16 closed tours: 24, as in KeptCycles
+    >>> count_unit(census_units(Board(3, 10), closed=True)[0], share=True)  # 16 closed tours: 24, as in KeptCycles
     UnitCount(tours=16, nodes=1040, kept=24)
 
     Reference: Eiffel text, Try_All.
@@ -595,10 +596,13 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
         raise InvalidInput(f"unit {unit.key} visits a square twice")
     squares = board.size - len(gone)
     if unit.closed and squares < 3:  # a closed tour is a cycle: at least three squares (as Tour.closed says)
-        return UnitCount(0, _run(unit, prune, compiled, np.zeros((0, squares), dtype=np.int16))[1], 0)
-    record = np.zeros((_FIRST_RECORD if unit.closed else 0, squares), dtype=np.int16)  # touched as far as filled
+        return UnitCount(
+            0, _run(unit, prune, compiled, np.zeros((0, squares), dtype=np.int16))[1], 0 if share else None
+        )
+    listed = unit.closed and share
+    record = np.zeros((_FIRST_RECORD if listed else 0, squares), dtype=np.int16)  # touched as far as filled
     tours, nodes = _run(unit, prune, compiled, record)
-    kept = _kept_cycles(board, gone, record[:tours]) if unit.closed and tours <= len(record) else None
+    kept = _kept_cycles(board, gone, record[:tours]) if listed and tours <= len(record) else None
     return UnitCount(tours, nodes, kept)
 
 
@@ -700,7 +704,7 @@ def classes_from_shares(
     (each cycle is listed once each way). See :func:`cycles_up_to_symmetry`.
 
     >>> units = census_units(Board(3, 10), closed=True)
-    >>> classes_from_shares(Board(3, 10), units, [count_unit(unit).kept for unit in units])
+    >>> classes_from_shares(Board(3, 10), units, [count_unit(unit, share=True).kept for unit in units])
     6
     """
     if len({unit.start for unit in units}) > 1:

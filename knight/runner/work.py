@@ -50,7 +50,7 @@ def _result(task: Task) -> TaskResult:
 def _count(task: Task) -> TaskResult:
     """Count the tours of a census-unit task."""
     try:
-        counted = count_unit(task.unit, compiled=True)
+        counted = count_unit(task.unit, compiled=True, share=True)  # a closed unit's share of Burnside's sum too
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %d tours, %d nodes", task.key, task.describe(), counted.tours, counted.nodes)
