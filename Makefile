@@ -25,10 +25,13 @@ $(STAMP): pyproject.toml
 install: $(STAMP) system-libraries kernels
 
 # The engine's kernels compiled ahead of time (knight/aot.py): commands then start without numba and LLVM
-# (~0.3 s and ~100 MB less). Quick when up to date; rebuilt (~15 s) after the engine changes. Without a C
-# compiler it fails harmlessly: numba compiles the kernels just in time instead.
-kernels: $(STAMP)
+# (~0.3 s and ~100 MB less). Rebuilt (~15 s) when the engine's sources change. Without a C compiler it fails
+# harmlessly, once: numba compiles the kernels just in time instead (`python -m knight.aot` tries again).
+KERNELS_STAMP := knight/engine/__pycache__/.kernels-stamp
+kernels: $(KERNELS_STAMP)
+$(KERNELS_STAMP): $(STAMP) $(wildcard knight/engine/*.py)
 	@$(BIN)/python -m knight.aot || true
+	@mkdir -p $(@D) && touch $@
 
 # WeasyPrint needs Pango and a font; install them from Debian's packages when they are missing.
 # HarfBuzz's subsetter is optional (without it font subsetting is slower): its install may fail harmlessly.

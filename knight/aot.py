@@ -53,8 +53,11 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pycc's pending deprecation: it still works, and the JIT stands behind
             from numba.pycc import CC
+            from numba.pycc.platform import external_compiler_works
     except ImportError as error:
         raise RuntimeError(f"numba's ahead-of-time compiler is not available ({error})") from error
+    if not external_compiler_works():  # found out in a moment, not after compiling every kernel
+        raise RuntimeError("no working C compiler (install one, e.g. `apt-get install gcc`, then run this again)")
     with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
         compiler = CC(name)
         compiler.output_dir = scratch

@@ -148,3 +148,13 @@ def test_an_up_to_date_module_is_not_built_again(module):
     done = subprocess.run([sys.executable, "-m", "knight.aot"], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("knight.aot: kernels compiled ahead of time: ")
     assert module.__name__ in done.stdout and "built in" not in done.stdout
+
+
+@pytest.mark.filterwarnings("ignore:The 'pycc' module is pending deprecation")
+def test_without_a_c_compiler_the_build_stops_at_once_and_says_so(tmp_path, monkeypatch):
+    import numba.pycc.platform
+
+    monkeypatch.setattr(numba.pycc.platform, "external_compiler_works", lambda: False)
+    with pytest.raises(RuntimeError, match=r"^no working C compiler \(install one"):
+        aot.build(tmp_path, force=True)
+    assert list(tmp_path.iterdir()) == []  # nothing half built
