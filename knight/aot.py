@@ -3,11 +3,11 @@
     python -m knight.aot [--force]        (make install runs it)
 
 Every :class:`~knight.engine.kernel.Kernel` of the engine goes, with its declared signature, into one
-extension module built by numba's ``pycc`` for the generic CPU of this architecture (as fast here as the
-JIT's host-tuned code, and still right on another machine sharing the folder). The module is named after
-a fingerprint of the engine's sources and written beside their bytecode (or, when that folder is
-read-only, to the user's cache folder); older builds there are removed. Building takes ~30 s and needs a
-C compiler; without one, nothing changes: the kernels are JIT-compiled as before.
+extension module built by numba's ``pycc`` for the generic CPU of this architecture (within a few per cent
+of the JIT's host-tuned code here, and still right on another machine sharing the folder). The module is
+named after a fingerprint of the engine's sources and written beside their bytecode (or, when that folder
+is read-only, to the user's cache folder); older builds there are removed. Building takes ~15 s and needs
+a C compiler; without one, nothing changes: the kernels are JIT-compiled as before.
 
 Exit status: 0 built or already up to date, 1 the build failed (the message says why).
 """
@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.machinery
 import os
 import pkgutil
+import shutil
 import sys
 import tempfile
 import time
@@ -25,6 +27,7 @@ import warnings
 from pathlib import Path
 
 import knight.engine
+from knight.engine import kernel as kernel_module
 from knight.engine.kernel import Kernel, ahead_of_time_module, module_folders, module_name
 
 __all__ = ["engine_kernels", "build"]
@@ -46,9 +49,9 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
     there already; return its path. Raises RuntimeError when it cannot be built."""
     name = module_name()
     folder = folder or _writable_folder()
-    existing = [path for path in folder.glob(name + ".*") if path.suffix in (".so", ".pyd")]
-    if existing and not force:
-        return existing[0]
+    target = folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])  # this Python's: another's may be there
+    if target.is_file() and not force:
+        return target
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pycc's pending deprecation: it still works, and the JIT stands behind
@@ -73,10 +76,22 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
         (built,) = Path(scratch).glob(name + ".*")
         target = folder / built.name
         os.replace(built, target)  # atomic: a command starting now sees the whole module or none
-    for old in folder.glob("knight_kernels_*"):
-        if old.is_file() and not old.name.startswith(name + "."):
-            old.unlink(missing_ok=True)
+    _tidy(folder, keep=target)
     return target
+
+
+def _tidy(folder: Path, keep: Path) -> None:
+    """Remove what earlier builds left in ``folder``: in the engine's own bytecode folder, the modules of its
+    earlier sources (another install or checkout may use a shared folder, so there only what is a day old
+    goes); anywhere, the scratch folders of a build that was killed."""
+    own = folder.resolve() == (Path(kernel_module.__file__).parent / "__pycache__").resolve()
+    day_ago = time.time() - 86_400
+    for old in folder.glob("knight_kernels_*"):
+        if old != keep and old.is_file() and (own or old.stat().st_mtime < day_ago):
+            old.unlink(missing_ok=True)
+    for scratch in folder.glob(".build-*"):
+        if scratch.is_dir() and scratch.stat().st_mtime < day_ago:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _writable_folder() -> Path:
@@ -101,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"knight.aot: {error}; the kernels will be JIT-compiled by numba instead", file=sys.stderr)
         return 1
     ahead_of_time_module.cache_clear()
+    if os.environ.get("KNIGHT_AOT") == "0":
+        print(f"knight.aot: kernels compiled ahead of time: {path} (not used while KNIGHT_AOT=0)")
+        return 0
     if ahead_of_time_module() is None:
         print(f"knight.aot: {path} was built but does not load here", file=sys.stderr)
         return 1

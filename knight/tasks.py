@@ -195,7 +195,7 @@ class TaskResult:
     removed: tuple[Square, ...] = ()  # squares taken off the board (a full tour covers the others)
     tours: int | None = None  # census units only: directed tours counted (None for a tour task)
     nodes: int = 0  # census units only: squares placed by the search
-    kept: int | None = None  # closed census units only: their share of Burnside's sum (UnitCount.kept)
+    share: int | None = None  # closed census units only: their share of Burnside's sum (UnitCount.share)
     estimate: EstimateResult | None = None  # tree-size tasks only
     checksum: str = ""  # of the row that stores it, where it was made (knight.store.database.sealed); '' if not
 
@@ -215,10 +215,10 @@ class TaskResult:
         return cls(key, n, m, ESTIMATE, ok=True, estimate=estimate)
 
     @classmethod
-    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int, kept: int | None = None) -> TaskResult:
+    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int, share: int | None = None) -> TaskResult:
         """The result of a census-unit task on an ``n`` x ``m`` board that counted ``tours`` in ``nodes`` (and, for
-        a closed unit, found its cycles ``kept`` by the board's symmetries that many times)."""
-        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes, kept=kept)
+        a closed unit, its ``share`` of Burnside's sum: its cycles kept by the board's symmetries that many times)."""
+        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes, share=share)
 
     @classmethod
     def from_tour(cls, key: str, tour: Tour) -> TaskResult:
@@ -285,7 +285,7 @@ def incomplete(result: TaskResult) -> str:
     if result.is_count:
         if result.tours is None or result.tours < 0 or result.nodes < 1:
             return "invalid count: a census unit counts zero or more tours in at least one node"
-        if result.kept is not None and not result.tours <= result.kept <= 8 * result.tours:
+        if result.share is not None and not result.tours <= result.share <= 8 * result.tours:
             return "invalid count: the identity keeps each cycle, and no more than the 8 symmetries in all do"
         return ""
     if result.is_estimate:

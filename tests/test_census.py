@@ -278,7 +278,7 @@ def test_symmetry_classes_by_burnside_equal_classes_listed_one_by_one(n, m, remo
     assert cycles_up_to_symmetry(board, removed=removed) == len(classes)
     units = census_units(board, closed=True, removed=removed)  # the same from the counting search's shares
     assert classes_from_shares(
-        board, units, [count_unit(unit, share=True).kept for unit in units], removed=removed
+        board, units, [count_unit(unit, share=True).share for unit in units], removed=removed
     ) == len(classes)
 
 
@@ -293,10 +293,10 @@ def test_burnside_spread_over_a_process_pool_counts_the_same():
 
 def test_a_closed_unit_counts_its_share_of_burnside_with_its_tours_and_an_open_one_none():
     closed = census_units(Board(5, 6), closed=True)
-    assert [count_unit(unit, share=True).kept for unit in closed] == [KeptCycles()(unit) for unit in closed]
-    assert all(count_unit(unit, share=True).tours <= count_unit(unit, share=True).kept for unit in closed)
-    assert all(count_unit(unit).kept is None for unit in closed)  # asked for only
-    assert count_unit(census_units(Board(5, 5))[0], share=True).kept is None
+    assert [count_unit(unit, share=True).share for unit in closed] == [KeptCycles()(unit) for unit in closed]
+    assert all(count_unit(unit, share=True).tours <= count_unit(unit, share=True).share for unit in closed)
+    assert all(count_unit(unit).share is None for unit in closed)  # asked for only
+    assert count_unit(census_units(Board(5, 5))[0], share=True).share is None
     units = census_units(Board(5, 5))
     two_starts = [units[0], next(unit for unit in units if unit.start != units[0].start)]
     with pytest.raises(InvalidInput, match="one start square"):

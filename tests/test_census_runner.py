@@ -142,10 +142,10 @@ def test_closed_tours_up_to_symmetry_are_counted_from_the_units_shares_and_read_
         shares = store.unit_shares(stored.census_id)
     assert calls == []  # the units' tasks listed their tours as they counted them: no second search
     assert stored.symmetric == cycles_up_to_symmetry(Board(3, 10)) == 6
-    assert shares and all(kept is not None and kept >= 1 for _, kept in shares)
+    assert shares and all(share is not None and share >= 1 for _, share in shares)
     assert none.census.cycles == none.symmetric == 0  # no cycle on 4 x 5: no class, and no listing
     with sqlite3.connect(path) as db:  # units counted without shares (an older knight's): the cycles are listed
-        db.execute("DELETE FROM census_kept")
+        db.execute("DELETE FROM census_shares")
         db.execute("DELETE FROM census_classes")
     with Store(path) as store:
         run_jobs([load_job(job)], store, workers=1, reporter=quiet())
@@ -324,8 +324,8 @@ def test_a_listing_process_that_dies_leaves_the_listing_to_the_run(tmp_path, mon
     assert stored.symmetric == cycles_up_to_symmetry(Board(3, 10)) == 6
 
 
-@pytest.mark.parametrize(("tours", "kept", "stored"), [(16, 24, True), (16, 15, False), (2, 17, False), (0, 0, True)])
-def test_a_units_share_of_burnside_is_stored_only_when_it_can_be_right(tmp_path, tours, kept, stored):
+@pytest.mark.parametrize(("tours", "share", "stored"), [(16, 24, True), (16, 15, False), (2, 17, False), (0, 0, True)])
+def test_a_units_share_of_burnside_is_stored_only_when_it_can_be_right(tmp_path, tours, share, stored):
     """The identity keeps each of a unit's tours and at most eight symmetries do: a share outside that is refused
     with the count, as a failure that the next run retries."""
     from knight.tasks import TaskResult
@@ -336,9 +336,9 @@ def test_a_units_share_of_burnside_is_stored_only_when_it_can_be_right(tmp_path,
     with Store(tmp_path / "s.sqlite") as store:
         store.register_job("closed", tasks, load_job(job).censuses())
         run_id = store.start_run(["closed"], "process", 1)
-        store.record(run_id, [TaskResult.from_count(task.key, 3, 10, tours, 1040, kept)])
+        store.record(run_id, [TaskResult.from_count(task.key, 3, 10, tours, 1040, share)])
         (census,) = store.censuses()
-        assert store.unit_shares(census.census_id) == ([(task.unit, kept)] if stored else [])
+        assert store.unit_shares(census.census_id) == ([(task.unit, share)] if stored else [])
         assert (census.units_failed == 0) is stored
 
 
@@ -353,9 +353,25 @@ def test_classes_come_from_the_shares_however_many_cycles_and_are_listed_only_up
         (stored,) = store.censuses()
     assert stored.census.cycles == 16 and stored.symmetric == 6
     with sqlite3.connect(path) as db:  # without the shares, too many to list: no count
-        db.execute("DELETE FROM census_kept")
+        db.execute("DELETE FROM census_shares")
         db.execute("DELETE FROM census_classes")
     with Store(path) as store:
         run_jobs([load_job(job)], store, workers=1, reporter=quiet())
         (stored,) = store.censuses()
     assert stored.symmetric is None
+
+
+def test_shares_that_do_not_add_up_are_not_trusted_the_cycles_are_listed(tmp_path):
+    job = write_job(tmp_path, "closed", '[[sweep]]\nmethod = "census"\nboards = ["3x10"]\nparams = { closed = true }\n')
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=quiet())
+    with sqlite3.connect(path) as db:  # a share changed by hand: the sum is no longer a whole number of classes
+        db.execute("UPDATE census_shares SET share = share + 1 WHERE rowid = (SELECT MIN(rowid) FROM census_shares)")
+        db.execute("DELETE FROM census_classes")
+    lines = io.StringIO()
+    with Store(path) as store:
+        run_jobs([load_job(job)], store, workers=1, reporter=LineReporter(lines))
+        (stored,) = store.censuses()
+    assert stored.symmetric == 6
+    assert "not a whole number of classes of 8; listing its cycles instead" in lines.getvalue()

@@ -104,6 +104,9 @@ def test_arguments_of_other_types_go_to_the_jit_or_fail_when_strict(module, monk
     monkeypatch.setenv("KNIGHT_AOT", "strict")
     with pytest.raises(TypeError, match=r"_greedy_walk takes i8\(.*\); got .*int32\[2d\]"):
         kernel.compiled(*_walk_arguments(wrong[0]))
+    too_big = (*_walk_arguments(np.arange(8, dtype=np.int64)[None, :])[:7], 2**64, np.empty(25, dtype=np.int32))
+    with pytest.raises(TypeError, match="got int, int"):  # a seed out of int64's range would not convert
+        kernel.compiled(*too_big)
     arguments = _walk_arguments(np.arange(8, dtype=np.int64)[None, :])
     assert kernel.compiled(*arguments) == kernel.python(*_walk_arguments(np.arange(8, dtype=np.int64)[None, :]))
     assert len(calls) == len(wrong)
@@ -158,3 +161,20 @@ def test_without_a_c_compiler_the_build_stops_at_once_and_says_so(tmp_path, monk
     with pytest.raises(RuntimeError, match=r"^no working C compiler \(install one"):
         aot.build(tmp_path, force=True)
     assert list(tmp_path.iterdir()) == []  # nothing half built
+
+
+def test_a_shared_folder_keeps_other_installs_recent_modules_and_drops_killed_builds_scratch(tmp_path):
+    import os
+    import time
+
+    keep, recent, old = (tmp_path / f"knight_kernels_{name}.so" for name in ("new", "recent", "old"))
+    scratch, fresh_scratch = tmp_path / ".build-killed", tmp_path / ".build-running"
+    for path in (keep, recent, old):
+        path.write_bytes(b"")
+    scratch.mkdir()
+    fresh_scratch.mkdir()
+    two_days_ago = time.time() - 2 * 86_400
+    for path in (old, scratch):
+        os.utime(path, (two_days_ago, two_days_ago))
+    aot._tidy(tmp_path, keep=keep)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([keep.name, recent.name, fresh_scratch.name])

@@ -144,13 +144,13 @@ class UnitCount:
     """What one unit found: ``tours`` directed tours, after ``nodes`` squares placed.
 
     For a closed unit counted with ``share=True`` whose tours could be listed (at most ``_FIRST_RECORD``),
-    ``kept`` is its share of Burnside's sum: how many times a symmetry of the board carries one of its tours' cycles onto itself
+    ``share`` is its share of Burnside's sum: how many times a symmetry of the board carries one of its tours' cycles onto itself
     (:func:`classes_from_shares`); None otherwise.
     """
 
     tours: int
     nodes: int
-    kept: int | None = None
+    share: int | None = None
 
 
 @dataclass(frozen=True)
@@ -570,17 +570,17 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
     prune : use the kernel's exact pruning (default); False runs plain backtracking, for checks.
     compiled : force the compiled (True) or interpreted (False) kernel.
     share : for a closed unit, also list its tours as they are found and count its share of Burnside's
-        count of the closed tours up to symmetry (``kept``): the same search gives both.
+        count of the closed tours up to symmetry (``share``): the same search gives both.
 
-    Returns ``UnitCount(tours, nodes, kept)``, nodes being the squares placed (start and first move
-    included); ``kept`` is None unless a share was asked for and the tours were few enough to list.
+    Returns ``UnitCount(tours, nodes, share)``, nodes being the squares placed (start and first move
+    included); ``share`` is None unless it was asked for and the tours were few enough to list.
 
     Example
     -------
     >>> count_unit(CensusUnit(3, 4, (0, 0), (1, 2)))
-    UnitCount(tours=2, nodes=18, kept=None)
+    UnitCount(tours=2, nodes=18, share=None)
     >>> count_unit(census_units(Board(3, 10), closed=True)[0], share=True)  # 16 closed tours: 24, as in KeptCycles
-    UnitCount(tours=16, nodes=1040, kept=24)
+    UnitCount(tours=16, nodes=1040, share=24)
 
     Reference: Eiffel text, Try_All.
     """
@@ -602,8 +602,8 @@ def count_unit(unit: CensusUnit, *, prune: bool = True, compiled: bool | None = 
     listed = unit.closed and share
     record = np.zeros((_FIRST_RECORD if listed else 0, squares), dtype=np.int16)  # touched as far as filled
     tours, nodes = _run(unit, prune, compiled, record)
-    kept = _kept_cycles(board, gone, record[:tours]) if listed and tours <= len(record) else None
-    return UnitCount(tours, nodes, kept)
+    found = _kept_cycles(board, gone, record[:tours]) if listed and tours <= len(record) else None
+    return UnitCount(tours, nodes, found)
 
 
 def _run(unit: CensusUnit, prune: bool, compiled: bool | None, record: np.ndarray) -> tuple[int, int]:
@@ -696,24 +696,25 @@ def cycles_up_to_symmetry(
 
 
 def classes_from_shares(
-    board: Board, units: list[CensusUnit], kept: list[int], *, removed: Iterable[Square] = ()
+    board: Board, units: list[CensusUnit], shares: list[int], *, removed: Iterable[Square] = ()
 ) -> int:
     """The closed tours of ``board`` up to start square, direction and symmetry, from the shares of
-    Burnside's sum (``kept``, :attr:`UnitCount.kept`) of the units of a closed census from one start square:
+    Burnside's sum (``shares``, :attr:`UnitCount.share`) of the units of a closed census from one start square:
     each taken ``weight`` times, their sum averaged over the symmetries (that keep ``removed``) and halved
     (each cycle is listed once each way). See :func:`cycles_up_to_symmetry`.
 
     >>> units = census_units(Board(3, 10), closed=True)
-    >>> classes_from_shares(Board(3, 10), units, [count_unit(unit, share=True).kept for unit in units])
+    >>> classes_from_shares(Board(3, 10), units, [count_unit(unit, share=True).share for unit in units])
     6
     """
     if len({unit.start for unit in units}) > 1:
         raise InvalidInput("shares of Burnside's sum add up over the units of one start square only")
     gone = _check_removed(board, removed)
     symmetries = len(list(board.symmetric_images(np.arange(board.size, dtype=np.int16), keeping=gone)))
-    fixed = sum(unit.weight * share for unit, share in zip(units, kept, strict=True))
+    fixed = sum(unit.weight * share for unit, share in zip(units, shares, strict=True))
     classes, rest = divmod(fixed, 2 * symmetries)  # each cycle listed twice; both ways kept or neither
-    assert rest == 0, "Burnside's average is a whole number"
+    if rest:  # Burnside's average is a whole number: these shares are not all of one census's units
+        raise InvalidInput(f"the shares add up to {fixed:,}, not a whole number of classes of {2 * symmetries}")
     return classes
 
 
@@ -762,7 +763,7 @@ def _kept_cycles(board: Board, gone: set[int], tours: np.ndarray) -> int:
     return kept
 
 
-#: Moves of each tour compared at once by :class:`KeptCycles` before the cycles already lost are dropped.
+#: Moves of each tour compared at once (:func:`_kept_cycles`) before the cycles already lost are dropped.
 _MOVES_AT_A_TIME = 4
 
 

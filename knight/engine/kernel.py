@@ -8,12 +8,12 @@ that they do):
 - **ahead of time**: ``python -m knight.aot`` (``make install`` runs it) compiles every
   kernel into one extension module beside the engine's bytecode. Loading it takes a few
   milliseconds and needs neither numba nor LLVM, so a compiled command starts as fast as
-  a plain one and takes ~100 MB less memory. It is named after a fingerprint of the
+  a plain one and takes ~100 MB less memory; every board then runs compiled. It is named after a fingerprint of the
   engine's sources: an edited engine ignores a stale module until it is built again.
 - **just in time**: without that module, numba compiles the kernel on first use (cached
-  on disk); importing numba and loading the cache cost ~0.4 s and ~120 MB.
-- **interpreted**: small boards, where the JIT would cost more than it saves, run the
-  plain Python function.
+  on disk); importing numba and loading the cache cost ~0.3 s and ~100 MB.
+- **interpreted**: without the ahead-of-time module, small boards (where the JIT would
+  cost more than it saves) run the plain Python function.
 
 Set ``KNIGHT_JIT=0`` to never compile, ``KNIGHT_JIT=1`` to always compile;
 ``KNIGHT_AOT=0`` to ignore the ahead-of-time module, ``KNIGHT_AOT=strict`` to make a call
@@ -203,7 +203,8 @@ def _check(argument: str) -> Callable[[Any], bool]:
     if dims is None:
         if code == "f8":
             return lambda value: isinstance(value, (float, np.floating))
-        return lambda value: isinstance(value, (int, np.integer, np.bool_))
+        low, high = (0, 2**64 - 1) if code == "u8" else (-(2**63), 2**63 - 1)  # beyond, a number would not convert
+        return lambda value: isinstance(value, (int, np.integer, np.bool_)) and bool(low <= value <= high)
     dtype, ndim = _DTYPES[code], dims.count(",") + 1
     if not dims.replace(" ", "").endswith("::1"):
         raise ValueError(f"kernel array argument {argument!r} must be C-contiguous (end its dimensions with ::1)")

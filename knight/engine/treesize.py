@@ -177,7 +177,7 @@ def plain_tree(board: Board, start: Square, *, compiled: bool | None = None) -> 
     Example
     -------
     >>> plain_tree(Board(3, 4), (0, 0))
-    UnitCount(tours=2, nodes=67, kept=None)
+    UnitCount(tours=2, nodes=67, share=None)
 
     Reference: the Eiffel text's Try_All; D. E. Knuth (1975), the tree his estimator estimates.
     """

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from knight.engine.census import SYMMETRY_LIMIT, classes_from_shares, cycles_up_to_symmetry
+from knight.errors import InvalidInput
 from knight.runner.jobs import Job
 from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, split, start_method
@@ -244,9 +245,10 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
     """Count the closed tours up to symmetry of every complete closed census of ``jobs`` that the
     store has no count for: once, here, rather than in every report. Its units' tasks listed their tours
     as they counted them and stored their shares of Burnside's sum, which add up to the count; where a
-    unit has none (more tours than it lists, or counted by an older knight), the cycles are listed again,
-    when there are at most :data:`SYMMETRY_LIMIT`, the census's first moves spread over ``workers`` processes. A census's count is claimed first
-    (``classes:<census>``), so that of two runs of one job only one lists it."""
+    unit has none (more tours than it lists, or counted by an older knight), the cycles are listed again
+    when there are at most :data:`SYMMETRY_LIMIT`, the census's first moves spread over ``workers``
+    processes. A census's count is claimed first (``classes:<census>``), so that of two runs of one job
+    only one counts it."""
     listed = [
         (stored, cycles)
         for job in jobs
@@ -289,12 +291,21 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
 
 def _classes_from_shares(store: Store, stored: CensusRecord) -> int | None:
     """The classes of a complete closed census from its units' shares of Burnside's sum, when every unit (all
-    from one start square) has one; None when a unit had too many tours to list or was counted without."""
-    shares = store.unit_shares(stored.census_id)
-    if not shares or any(kept is None for _, kept in shares) or len({unit.start for unit, _ in shares}) > 1:
+    from one start square) has one; None when a unit had too many tours to list or was counted without, and
+    when the shares do not add up (a store damaged by hand: the cycles are listed instead)."""
+    units, shares = [], []
+    for unit, share in store.unit_shares(stored.census_id):
+        if share is None:
+            return None
+        units.append(unit)
+        shares.append(share)
+    if not units or len({unit.start for unit in units}) > 1:  # several starts: the listing takes one
         return None
-    units, kept = [unit for unit, _ in shares], [int(kept) for _, kept in shares if kept is not None]
-    return classes_from_shares(stored.spec.board, units, kept, removed=stored.spec.removed)
+    try:
+        return classes_from_shares(stored.spec.board, units, shares, removed=stored.spec.removed)
+    except InvalidInput as error:
+        log.warning("%s: %s; listing its cycles instead", stored.spec.describe(), error)
+        return None
 
 
 def _cycles(stored: CensusRecord) -> int | None:

@@ -54,7 +54,7 @@ def _count(task: Task) -> TaskResult:
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %d tours, %d nodes", task.key, task.describe(), counted.tours, counted.nodes)
-    return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes, counted.kept)
+    return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes, counted.share)
 
 
 #: An estimate task also counts the plain tree exactly on boards of at most this many squares

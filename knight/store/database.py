@@ -26,11 +26,11 @@ Tables:
   removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
   tasks and ``job_censuses`` the jobs that ask for it. :meth:`Store.censuses` puts a census
   together from its units' counts (:class:`~knight.store.records.CensusRecord`).
-  ``census_classes`` holds a closed census's tours up to symmetry, and ``census_kept`` each closed
+  ``census_classes`` holds a closed census's tours up to symmetry, and ``census_shares`` each closed
   unit's share of Burnside's sum that they are counted from (:meth:`Store.unit_shares`; derived
   data, added to an older store of this version when it is next opened for writing).
 * ``claims`` — the tasks a live run has taken to run now: task key, run, the run's process id
-  and host, when claimed (renewed each time the run stores results). Two runs of one job share
+  and host, when claimed (renewed when the run stores results, at most every :data:`RENEW_SECONDS`). Two runs of one job share
   it through these (:meth:`Store.claim`); a claim goes when the task's result is stored or its
   run ends, and one whose run's process is gone, or not renewed for :data:`CLAIM_TIMEOUT`
   seconds, is taken over.
@@ -153,10 +153,10 @@ CREATE TABLE IF NOT EXISTS census_classes (
     census_id INTEGER PRIMARY KEY REFERENCES censuses(id), classes INTEGER NOT NULL CHECK (classes >= 0)
 );
 -- for a done closed census unit whose tours were listed as they were counted: its share of Burnside's sum
--- (UnitCount.kept), from which the runner counts the classes above without a second search. Derived, like them;
+-- (UnitCount.share), from which the runner counts the classes above without a second search. Derived, like them;
 -- not a foreign key to tasks, so that repairing the store may drop a task
-CREATE TABLE IF NOT EXISTS census_kept (
-    task_key TEXT PRIMARY KEY, kept INTEGER NOT NULL CHECK (kept >= 0)
+CREATE TABLE IF NOT EXISTS census_shares (
+    task_key TEXT PRIMARY KEY, share INTEGER NOT NULL CHECK (share >= 0)
 );
 CREATE TABLE IF NOT EXISTS job_censuses (
     job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
@@ -542,7 +542,7 @@ class Store:
         """
         now = time.time()
         done: list[tuple[str, int, int, float, str | None]] = []
-        failed, tours, counts, estimates, kept = [], [], [], [], []
+        failed, tours, counts, estimates, shares = [], [], [], [], []
         for result in results:
             problem = "" if not result.ok else (validate(result) if revalidate else incomplete(result))
             if not result.ok or problem:
@@ -556,8 +556,8 @@ class Store:
             row = outcome_row(result)
             if result.is_count:
                 counts.append(row)
-                if result.kept is not None:
-                    kept.append((result.key, int(result.kept)))
+                if result.share is not None:
+                    shares.append((result.key, int(result.share)))
             else:
                 tours.append(row)
             sealed_here = integrity.checksum(*row) if revalidate or not result.checksum else result.checksum
@@ -566,7 +566,7 @@ class Store:
             before = db.total_changes
             db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tours)
             db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", counts)
-            db.executemany("INSERT OR REPLACE INTO census_kept VALUES (?, ?)", kept)
+            db.executemany("INSERT OR REPLACE INTO census_shares VALUES (?, ?)", shares)
             db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", estimates)
             db.executemany(
                 "INSERT INTO results (task_key, status, attempts, run_id, finished, checksum) "
@@ -584,7 +584,7 @@ class Store:
                 failed,
             )
             changed = db.total_changes - before
-            db.execute(  # finished: the run's claims on them go (one statement), and the rest are renewed
+            db.execute(  # finished: the run's claims on them go (one statement), and the rest are renewed (below)
                 "DELETE FROM claims WHERE run_id = ? AND task_key IN (SELECT value FROM json_each(?))",
                 (run_id, json.dumps([row[0] for rows in (done, failed) for row in rows])),
             )
@@ -743,11 +743,11 @@ class Store:
     def unit_shares(self, census_id: int) -> list[tuple[CensusUnit, int | None]]:
         """Each done unit of census ``census_id`` with its share of Burnside's sum (None where none was stored)."""
         return [
-            (CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)}), kept)
-            for params, n, m, row, col, kept in self.db.execute(
-                "SELECT t.params, t.n, t.m, t.start_row, t.start_col, k.kept FROM census_tasks ct "
+            (_unit(params, n, m, row, col), share)
+            for params, n, m, row, col, share in self.db.execute(
+                "SELECT t.params, t.n, t.m, t.start_row, t.start_col, k.share FROM census_tasks ct "
                 "JOIN tasks t ON t.key = ct.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done' "
-                "LEFT JOIN census_kept k ON k.task_key = t.key WHERE ct.census_id = ?",
+                "LEFT JOIN census_shares k ON k.task_key = t.key WHERE ct.census_id = ?",
                 (census_id,),
             )
         ]
@@ -870,7 +870,7 @@ def _read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Censu
         for params, row, col, status, tours, nodes in db.execute(_CENSUS_UNITS, (census_id,)):
             failed += status == "failed"
             if tours is not None:
-                plan.append(CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)}))
+                plan.append(_unit(params, n, m, row, col))
                 counts.append(UnitCount(tours, nodes))
         spec = CensusSpec(
             n,
@@ -894,6 +894,11 @@ def _read_censuses(db: sqlite3.Connection, job: str | None = None) -> list[Censu
             )
         )
     return found
+
+
+def _unit(params: str, n: int, m: int, row: int, col: int) -> CensusUnit:
+    """A census unit from its task's row."""
+    return CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)})
 
 
 def _estimate_row(key: str, found: EstimateResult) -> tuple[Any, ...]:
