@@ -114,9 +114,12 @@ def test_quiet_silences_progress_and_information_never_the_result(store, capsys)
     path, job = store
     status, out, err = knight_cli(capsys, "run", job, "--store", path)
     assert status == 0 and out == ""
-    # the summary line: tasks run, reused from the store, failed; the time
+    # the summary line: here, nothing to run (the fixture ran the job); else tasks run, reused, failed, the time
     total = len(load_job(job).tasks())
-    assert re.search(rf"{total} tasks: 0 run now, {total} reused from .*, 0 failed; \d+\.\d s", err)
+    assert re.fullmatch(rf"knight: nothing to run: {total} tasks, all reused from .*store.sqlite\n", err)
+    status, out, err = knight_cli(capsys, "run", job, "--store", path.with_name("fresh.sqlite"))
+    assert status == 0 and out == ""
+    assert re.search(rf"knight: run 1: {total} tasks: {total} run now, 0 reused from .*, 0 failed; \d+\.\d s", err)
     status, out, err = knight_cli(capsys, "run", job, "--store", path, "-q")
     assert status == 0 and out == "" and err == ""
     status, out, err = knight_cli(capsys, "tour", 5, "-q")

@@ -157,3 +157,26 @@ def test_a_small_run_is_done_in_the_runners_process_and_asking_for_workers_start
     assert gc.get_freeze_count() == frozen  # what the run kept from the collector is given back
     big = load_job(write_job(tmp_path, "big", SMALL.replace("boards = [5]", "boards = [6]")))
     assert not sweep.is_small(big.tasks())
+
+
+def test_a_run_with_nothing_to_do_records_none_and_leaves_the_store_as_it_was(tmp_path, capsys):
+    """So that a reader that has checked the store (the report, after `make report`'s run) need not again."""
+    from knight.cli import main
+
+    job = write_job(tmp_path, "small", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    store = tmp_path / "s.sqlite"
+
+    def run() -> str:
+        try:
+            main(["run", str(job), "--store", str(store), "--json"])
+        except SystemExit as stop:
+            assert stop.code == 0
+        return capsys.readouterr().out
+
+    assert json.loads(run())["run"] == 1
+    files = {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in tmp_path.glob("s.sqlite*")}
+    again = json.loads(run())
+    assert again["run"] is None and again["ran"] == 0 and again["reused"] == again["tasks"] == 4
+    assert {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in tmp_path.glob("s.sqlite*")} == files
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)

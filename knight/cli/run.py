@@ -104,7 +104,7 @@ def run(
     if as_json:
         print_json(
             {
-                "run": summary.run_id,
+                "run": summary.run_id or None,  # None: nothing to do, no run recorded
                 "store": str(path),
                 "jobs": names,
                 "tasks": summary.total,
@@ -174,6 +174,8 @@ def summary_line(summary: RunSummary, path: Path) -> str:
     """What a run did, in one line: tasks run now (and by another run of the job at the same time), reused
     from the store, failed (here or there), and the time."""
     others = f", {summary.by_others:,} by another run at the same time" if summary.by_others else ""
+    if not summary.run_id:
+        return f"knight: nothing to run: {summary.total:,} tasks, all reused from {path}"
     return (
         f"knight: run {summary.run_id}: {summary.total:,} tasks: {summary.ran:,} run now{others}, "
         f"{summary.already_done:,} reused from {path}, {summary.failed:,} failed; {summary.seconds:.1f} s"

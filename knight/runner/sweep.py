@@ -38,7 +38,8 @@ SMALL_SQUARES, SMALL_TASKS = 30, 256
 
 @dataclass
 class RunSummary:
-    """What a run did: tasks asked for, found in the store, run now, and failed."""
+    """What a run did: tasks asked for, found in the store, run now, and failed. ``run_id`` is 0 when there was
+    nothing to do (every task done, every count made): no run was recorded."""
 
     run_id: int
     total: int
@@ -97,6 +98,11 @@ def run_jobs(
         store.register_job(job.name, job_tasks, job.censuses())
         for task in job_tasks:
             tasks.setdefault(task.key, task)
+    if tasks.keys() <= store.done_keys() and not any(_cycles(stored) is not None for stored in _censuses(store, jobs)):
+        # Nothing to run or count: no run is recorded and the store is left as it was, so that a reader that
+        # has checked it (make report, after this) need not check it again.
+        log.info("%d tasks in %s, all already in %s: nothing to run", len(tasks), _names(jobs), store.path)
+        return RunSummary(0, len(tasks), len(tasks), status="done", workers=0)
     run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
     done = store.done_keys()
     pending = _biggest_first(task for key, task in tasks.items() if key not in done)
@@ -140,7 +146,7 @@ def run_jobs(
             "run %d: %d tasks in %s, %d already in %s, %d to run %s",
             run_id,
             len(tasks),
-            ", ".join(job.name for job in jobs),
+            _names(jobs),
             summary.already_done,
             store.path,
             len(pending),
@@ -249,12 +255,7 @@ def _list_symmetry_classes(store: Store, jobs: list[Job], run_id: int, workers: 
     when there are at most :data:`SYMMETRY_LIMIT`, the census's first moves spread over ``workers``
     processes. A census's count is claimed first (``classes:<census>``), so that of two runs of one job
     only one counts it."""
-    listed = [
-        (stored, cycles)
-        for job in jobs
-        for stored in store.censuses(job.name)
-        if (cycles := _cycles(stored)) is not None
-    ]
+    listed = [(stored, cycles) for stored in _censuses(store, jobs) if (cycles := _cycles(stored)) is not None]
     listed = [  # another run may be listing some of them
         (stored, cycles)
         for stored, cycles in listed
@@ -306,6 +307,15 @@ def _classes_from_shares(store: Store, stored: CensusRecord) -> int | None:
     except InvalidInput as error:
         log.warning("%s: %s; listing its cycles instead", stored.spec.describe(), error)
         return None
+
+
+def _censuses(store: Store, jobs: list[Job]) -> list[CensusRecord]:
+    """The censuses ``jobs`` ask for, as stored."""
+    return [stored for job in jobs for stored in store.censuses(job.name)]
+
+
+def _names(jobs: list[Job]) -> str:
+    return ", ".join(job.name for job in jobs)
 
 
 def _cycles(stored: CensusRecord) -> int | None:

@@ -283,7 +283,8 @@ class Store:
                     raise StoreVersionError(self.path, version, SCHEMA_VERSION)
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if version is None:  # set once: setting it again, even unchanged, would rewrite the file's header
+                    self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
             raise StoreError(
                 f"cannot open the store {self.path}: {error}; if it is damaged, delete it (the next run "
@@ -448,7 +449,7 @@ class Store:
                 db.executemany("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
                 db.execute("DELETE FROM job_tasks WHERE job = ?", (job,))
                 db.executemany("INSERT INTO job_tasks VALUES (?, ?)", [(job, row[0]) for row in rows])
-            db.execute("DELETE FROM job_censuses WHERE job = ?", (job,))
+            wanted = []
             for plan in censuses:
                 spec = plan.spec
                 definition = (
@@ -477,6 +478,11 @@ class Store:
                     db.executemany("INSERT INTO census_tasks VALUES (?, ?)", [(census_id, key) for key in plan.keys])
                     db.execute("UPDATE censuses SET units = ? WHERE id = ?", (len(plan.keys), census_id))
                 db.execute("INSERT OR IGNORE INTO job_censuses VALUES (?, ?)", (job, census_id))
+                wanted.append(census_id)
+            db.execute(  # those it no longer asks for (an unchanged job, the usual re-run, writes nothing)
+                "DELETE FROM job_censuses WHERE job = ? AND census_id NOT IN (SELECT value FROM json_each(?))",
+                (job, json.dumps(wanted)),
+            )
 
     def done_keys(self) -> set[str]:
         """The keys of every task marked done whose result is in the store (these are never run
