@@ -3,7 +3,7 @@ started together on one store, from their start to the end of the later one, ove
 one such run alone; target: at most 1.3 (they share the tasks through the store's claims instead of
 both doing all of them, which would make it about 2 with one worker each).
 
-Each run is the whole command, as a user starts it (Python, imports, numba's cached kernels, the
+Each run is the whole command, as a user starts it (Python, imports, the compiled kernels, the
 job expanded and registered, the tasks run, results stored), into a fresh store, on the 10,240-task
 Warnsdorff sweep of test_sweep_speed.py (about 6 s on one worker). Measured with both runs on
 ``--workers 1`` and on the default (all cores each, so two runs put twice as many workers as cores

@@ -7,9 +7,9 @@ workers' computing, not the parent's SQLite writes, decides the speed.
 What is timed, in each run: what `knight run` does after Python has started and imported knight —
 reading the job file, opening a fresh store, expanding the job into tasks and registering them,
 running every task on the pool (workers started and stopped), storing and checking every result,
-and closing the store. Not timed: starting Python and importing, and loading numba's compiled
-kernels from its disk cache, done once before the first run (`knight run` pays ~0.5 s for it, on
-any number of workers). The 1- and 2-worker runs alternate, ROUNDS times; the figures are the
+and closing the store. Not timed: starting Python and importing, and loading the compiled kernels
+(the ahead-of-time module, a few ms; or numba and its disk cache, ~0.3 s), done once before the
+first run. The 1- and 2-worker runs alternate, ROUNDS times; the figures are the
 medians, and every run is printed with the CPU time other processes took meanwhile, since the
 machine's 2 cores are shared (a busy neighbour slows the 2-worker run most).
 """
