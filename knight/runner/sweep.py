@@ -98,13 +98,13 @@ def run_jobs(
         store.register_job(job.name, job_tasks, job.censuses())
         for task in job_tasks:
             tasks.setdefault(task.key, task)
-    if tasks.keys() <= store.done_keys() and not any(_cycles(stored) is not None for stored in _censuses(store, jobs)):
+    done = store.done_keys()  # read once: a task another run finishes after this is not granted to this one
+    if tasks.keys() <= done and not any(_cycles(stored) is not None for stored in _censuses(store, jobs)):
         # Nothing to run or count: no run is recorded and the store is left as it was, so that a reader that
         # has checked it (make report, after this) need not check it again.
         log.info("%d tasks in %s, all already in %s: nothing to run", len(tasks), _names(jobs), store.path)
         return RunSummary(0, len(tasks), len(tasks), status="done", workers=0)
-    run_id = store.start_run([job.name for job in jobs], executor, workers)  # first: outcomes since it count
-    done = store.done_keys()
+    run_id = store.start_run([job.name for job in jobs], executor, workers)  # before the work: outcomes since count
     pending = _biggest_first(task for key, task in tasks.items() if key not in done)
     here = executor != "dask" and asked is None and is_small(pending)
     summary = RunSummary(run_id, len(tasks), len(tasks) - len(pending), workers=0 if here else workers)
@@ -156,9 +156,9 @@ def run_jobs(
         try:
             if pending and executor != "dask" and not here:
                 warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
-                # Numba leaves hundreds of thousands of objects behind: kept out of the collector's walks for the
-                # run (here, while results are stored, and in each forked worker), as Python's docs advise
-                # before forking; given back to it when the run ends.
+                # Numba, when it compiles, leaves hundreds of thousands of objects behind: kept out of the
+                # collector's walks for the run (here, while results are stored, and in each forked worker), as
+                # Python's docs advise before forking; given back to it when the run ends.
                 gc.freeze()
             batch = pending
             while batch:
@@ -191,7 +191,7 @@ def _run_here(
     claim: Callable[[list[Task]], list[Task]],
 ) -> None:
     """Run ``tasks`` in this process, claimed and stored a chunk at a time as a pool would (the kernels
-    choose for themselves whether to compile: a small board runs interpreted, without numba)."""
+    choose for themselves how to run: without the ahead-of-time module, a small board runs interpreted)."""
     for chunk in split(tasks, 1):
         granted = claim(chunk)
         if granted:
