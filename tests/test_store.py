@@ -13,6 +13,7 @@ from knight.engine.codec import encode_path
 from knight.errors import MissingData, PathNotKept, StoreVersionError
 from knight.report.data import load_results
 from knight.store import SCHEMA_VERSION, Store
+from knight.store.database import PAGE_SIZE
 from knight.tasks import PATH_KEPT_UP_TO_SQUARES, TaskResult, validate
 
 
@@ -104,6 +105,23 @@ def test_a_store_of_another_version_is_refused_in_one_line(tmp_path):
     assert refused.stderr.count("\n") == 1 and "delete it" in refused.stderr and "--store" in refused.stderr
     with sqlite3.connect(old) as db:  # refused, not changed
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_a_new_store_has_the_larger_pages_and_an_older_store_keeps_its_own(tmp_path):
+    """Pages of PAGE_SIZE for a new store (fewer, fuller pages per commit of tours); a store made with SQLite's
+    default pages is used as it is: the page size of a file in WAL mode cannot change."""
+    result, tour = result_of(8, 8)
+    older = tmp_path / "older.sqlite"
+    with sqlite3.connect(older) as db:
+        db.execute("PRAGMA page_size = 4096")
+        db.execute("PRAGMA journal_mode = WAL")
+    for path, pages in ((tmp_path / "new.sqlite", PAGE_SIZE), (older, 4096)):
+        with Store(path) as store:
+            register(store, ("k", 8, 8))
+            assert store.record(store.start_run(["direct"], "process", 1), [result]) == 2
+            assert store.db.execute("PRAGMA page_size").fetchone()[0] == pages
+        assert Store(path, read_only=True).tour("k").squares == tour.squares
+    assert PAGE_SIZE != 4096
 
 
 def test_an_empty_store_file_becomes_a_store_and_the_report_says_it_is_empty(tmp_path):

@@ -102,6 +102,11 @@ SCHEMA_VERSION = 7
 CLAIM_TIMEOUT = 3600.0
 #: The least time between two renewals of a run's claims (each rewrites every claim it holds).
 RENEW_SECONDS = 60.0
+#: The page size of a new store (SQLite's default is 4096). A tour's row (its path, a byte a move) takes up to
+#: a few kB: on 8 kB pages a sweep's commits write fewer, fuller pages, and the runner, which stores every
+#: result, spends about a tenth less of its time on it (the sweep benchmark's two-worker ratio gains ~0.04).
+#: A store made with another page size keeps its own.
+PAGE_SIZE = 8192
 #: This machine, as a claim names it: a process id means something only on its own host.
 HOST = socket.gethostname()
 
@@ -274,6 +279,7 @@ class Store:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
             integrity.register(self.db)
             self.db.execute("PRAGMA busy_timeout = 60000")
+            self.db.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # takes effect only in a new, empty file
             self._switch_to_wal()
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA foreign_keys = ON")
