@@ -14,7 +14,7 @@ import pytest
 from pdf_layout import page_fill, small_texts
 from runner_helpers import REPO, knight
 
-from knight.report.charts import success_by_size_svg
+from knight.report.charts import estimates_svg, success_by_size_svg
 from knight.report.context import GLOSSARY
 from knight.report.questions import questions
 
@@ -118,3 +118,14 @@ def test_job_option_shows_exactly_those_jobs(default_store, tmp_path):
         else:
             assert missing and "knight run jobs/" in answer, question.id
     assert "from the runs census (" in " ".join(page.split())
+
+
+def test_the_estimate_chart_shows_how_each_estimate_settles_within_its_band():
+    """Each running estimate divided by its final one (so every series ends at 1, whatever its magnitude), a shaded
+    band of two standard errors per series, and the exact count as a level where it is known."""
+    series = {"5 × 5": ([100, 1000, 10000], [1.1e6, 1.8e6, 1.7e6]), "8 × 8": ([100, 1000, 10000], [4e21, 3e21, 4e21])}
+    svg = estimates_svg(series, spread={"5 × 5": 1.5, "8 × 8": 6.3}, exact={"5 × 5": 1.735e6})
+    assert len(set(re.findall(r'id="[\w-]*PolyCollection_\d+"', svg))) == len(series)  # one band each
+    assert "5 × 5: exact" in svg and "estimate ÷ final estimate" in svg
+    ticks = re.findall(r">(\d\.\d)</text>", svg)  # the y axis's tick labels (text kept as text)
+    assert "1.0" in ticks and min(ticks) < "1.0" < max(ticks)  # a linear axis around 1

@@ -105,3 +105,12 @@ def test_a_share_claim_is_not_refuted_before_the_study_reaches_it():
     assert _claim_verdict("roth", to_1000)[share.statement] == "agree"
     many = {m: (int(m % 50 != 0), 1) for m in range(5, 1001)}  # 2% of 5..1000
     assert _claim_verdict("roth", many)[share.statement] == "disagree"
+
+
+def test_a_rate_compared_with_a_published_one_says_how_many_runs_it_rests_on():
+    ganzfried = next(c for c in CLAIMS if c.rule == "random" and "81%" in c.statement)
+    outcomes = {m: (7 if m == 50 else 3, 10) for m in range(5, 101)}
+    (judged,) = [
+        c for c in judge_claims({"random": Reach("random", outcomes)}) if c["statement"] == ganzfried.statement
+    ]
+    assert judged["ours"] == "70% at m = 50, 30% at m = 100 (10 runs each)" and judged["verdict"] == "agree"

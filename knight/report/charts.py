@@ -66,7 +66,7 @@ def success_by_size_svg(
         for index, (name, (sizes, rates)) in enumerate(series.items()):
             axes.plot(list(sizes), list(rates), label=name, **_series_style(index))
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-0.03, 1.03))
-        axes.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+        axes.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
         return _to_svg(figure)
 
 
@@ -94,24 +94,39 @@ def distributions_svg(
 
 
 def estimates_svg(
-    series: Mapping[str, tuple[Sequence[int], Sequence[float]]], *, exact: Mapping[str, float] | None = None
+    series: Mapping[str, tuple[Sequence[int], Sequence[float]]],
+    *,
+    spread: Mapping[str, float],
+    exact: Mapping[str, float] | None = None,
 ) -> str:
-    """How an estimate moves as probes grow: ``{label: (probes, running mean)}`` on log–log axes, with the
-    exact value, where known, as a dotted level of the same colour."""
+    """How an estimate settles as probes grow: ``{label: (probes, running mean)}``, each running mean divided by
+    the series' last (the estimate from every probe), against the probes on a log axis. ``spread`` gives each
+    series' relative standard deviation of one probe (sd / mean): the shaded band, 1 ± 2·spread/√N, is where a mean
+    of N probes falls about 95 times in 100. An ``exact`` value, divided the same way, is a dotted level."""
     with rc_context(_STYLE):
         figure, axes = _subplots(figsize=(5.0, 2.4))
+        most = max(max(probes) for probes, _ in series.values())
+        least = min(min(probes) for probes, _ in series.values())
+        grid = [least * (most / least) ** (i / 60) for i in range(61)]
         for index, (name, (probes, means)) in enumerate(series.items()):
             style = _series_style(index)
-            axes.plot(list(probes), list(means), label=f"{name}: estimate", **style)
+            final = means[-1]
+            if name in spread:
+                half = [2 * spread[name] / math.sqrt(n) for n in grid]
+                axes.fill_between(
+                    grid, [1 - h for h in half], [1 + h for h in half], color=style["color"], alpha=0.1, linewidth=0
+                )
+            axes.plot(list(probes), [mean / final for mean in means], label=f"{name}: estimate", **style)
             if exact and name in exact:
                 axes.axhline(
-                    exact[name], color=style["color"], linestyle=":", linewidth=1, label=f"{name}: exact count"
+                    exact[name] / final, color=style["color"], linestyle=":", linewidth=1.2, label=f"{name}: exact"
                 )
-        axes.set(xscale="log", yscale="log", xlabel="probes", ylabel="estimated nodes of the tree")
-        for axis in (axes.xaxis, axes.yaxis):  # powers of ten as 10²⁵ in the body font (mathtext prints small)
-            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: power_of_ten(math.log10(value))))
-            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        axes.legend(fontsize=8, frameon=False)
+        axes.set(xscale="log", ylim=(0.5, 1.5), xlabel="probes", ylabel="estimate ÷ final estimate")
+        axes.xaxis.set_major_formatter(  # powers of ten as 10⁶ in the body font (mathtext prints small)
+            matplotlib.ticker.FuncFormatter(lambda value, _: power_of_ten(math.log10(value)))
+        )
+        axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        axes.legend(fontsize=8, frameon=False, ncols=2, loc="upper right")
         return _to_svg(figure)
 
 

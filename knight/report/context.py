@@ -767,6 +767,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
                 board_text(e.n, e.m): ([c.probes for c in e.checkpoints], [c.node_mean for c in e.checkpoints])
                 for e in shown
             },
+            spread={board_text(e.n, e.m): e.node_sd / e.node_mean for e in shown if e.node_mean > 0},
             exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes},
         ),
         "years_per_node": 10**WOZNIAK_YEARS_LOG10 / eight.node_mean,
