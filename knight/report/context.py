@@ -404,10 +404,12 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
         )
     return {
         "maps": maps,
-        "glance": "; ".join(f"{m['board']}: from {m['found']} of {m['squares']} squares" for m in maps)
+        "glance": "; ".join(
+            f"{m['board']}: {m['found']} of {m['squares']}" + (" squares" if i == 0 else "") for i, m in enumerate(maps)
+        )
         + " — "
         + (
-            "every square of the boards with a closed tour; on an odd board only the colour with more squares"
+            "every square where a closed tour exists, on an odd board only the larger colour"
             if any(m["none"] for m in maps)
             else "every square"
         )
@@ -471,7 +473,7 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
         },
         "glance": "First tour from (0, 0) after "
         + ", ".join(
-            [f"{t['nodes']:,} nodes on {t['board']}" for t in plain]
+            [f"{t['nodes']:,}{' nodes' if i == 0 else ''} on {t['board']}" for i, t in enumerate(plain)]
             + [f"none within {nodes:,} on {board_text(n)}" for n, nodes in given_up]
         )
         + " (plain order); "
@@ -518,13 +520,13 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         "open_8x8": None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
         "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
         "glance": "; ".join(
-            f"{b['board']}: {b['total']:,} directed open tours"
+            f"{b['board']}: {b['total']:,}{' directed open tours' if i == 0 else ''}"
             + (f" ({b['corner']:,} from each corner)" if b["corner"] else "")
-            for b in boards
+            for i, b in enumerate(boards)
         )
-        + "; Homework #8's rule (ties by move order) finds "
-        + " and ".join(f"{b['homework_rule']:,} of those on {b['board']}" for b in boards)
-        + ", all the heuristics' runs together "
+        + "; Homework #8's rule finds "
+        + " and ".join(f"{b['homework_rule']:,}" for b in boards)
+        + " of them, all the heuristics together "
         + " and ".join(f"{b['found']:,}" for b in boards)
         + ".",
     }
@@ -617,9 +619,8 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
         "minority": minority_count,
         "proven_none": len(proven_none),
         "proven_none_minority": sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
-        "glance": f"Each move changes colour, so a path through all 25 squares of 5 × 5 starts and ends on the "
-        f"{majority}-square colour; of {runs:,} runs from the other colour, {full} gave a tour. A closed "
-        f"tour needs as many squares of each colour, so no odd board has one.",
+        "glance": f"Each move changes colour: on 5 × 5 a full path starts and ends on the {majority}-square colour "
+        f"({full} tours in {runs:,} runs from the other), and no odd board has a closed tour.",
     }
 
 
@@ -652,8 +653,7 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
         f"{s['board']}: a tour from {_count_of(s['found'], s['starts'], 'start')} tried" for s in searches if s["found"]
     ]
     odd_text = (
-        "odd n: the colours do not rule it out, and our runs find journeys on the odd boards tried — "
-        + "; ".join(odd_found)
+        "odd n: possible, our runs find journeys — " + "; ".join(odd_found)
         if odd_found
         else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
         if odd or searches
@@ -665,9 +665,8 @@ def eiffel_corners(data: StoreData) -> dict[str, Any]:
         "eight": open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
         "even_agree": even_agree,
         "odd_possible": bool(odd_found),
-        "glance": f"Even n: impossible — our runs {'agree' if even_agree else 'disagree'} "
-        f"({', '.join(b['board'] for b in even)}: "
-        f"{'no tour' if even_agree else 'tours found'}); {odd_text}.",
+        "glance": f"Even n: impossible, our runs {'agree' if even_agree else 'disagree'} "
+        f"({'no tour' if even_agree else 'tours found'} on {', '.join(b['board'] for b in even)}); {odd_text}.",
     }
 
 
@@ -722,11 +721,10 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
             title=f"a closed tour of {board_text(eight.n, eight.m)} with the join property",
             highlight=structured_moves(eight.n, eight.m),
         ),
-        "glance": "Every corner uses the same two moves, so four such closed tours of the quarters of a "
-        "board join into one by swapping one corner move in each"
+        "glance": "Four closed tours of a board's quarters join into one by swapping one corner move in each"
         + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
-        + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, "
-        f"{shown['corner_moves']} of {shown['of']} corner moves present.",
+        + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, with "
+        f"{shown['corner_moves']} of {shown['of']} corner moves.",
     }
 
 
@@ -912,8 +910,8 @@ def blog_w_plus(data: StoreData) -> dict[str, Any]:
         "rows": rows,
         "largest": largest,
         "glance": "; ".join(
-            f"{r['name'].split(' ')[0]}: {r['full']} of the {r['sides']} sides 51–{largest} against "
-            f"{r['plain_full']} for the plain rule, our runs {r['verdict']}"
+            f"{r['name'].split(' ')[0]}: {r['full']} of the {r['sides']} sides 51–{largest} (the plain rule "
+            f"{r['plain_full']}), our runs {r['verdict']}"
             for r in rows
         )
         + ".",
