@@ -185,7 +185,10 @@ def test_answers_equal_values_computed_independently(key_pdf):
         ((5, 7), (7, 6)),
     ]
     used = sum(frozenset(c) in steps for c in corners)
-    assert f"the 8 × 8 tour shown is {'closed' if parberry.closed else 'NOT closed'}, with {used} of 8 corner moves" in text
+    assert (
+        f"the 8 × 8 tour shown is {'closed' if parberry.closed else 'NOT closed'}, with {used} of 8 corner moves"
+        in text
+    )
 
 
 def test_numbers_come_from_the_store(store, tmp_path):
