@@ -129,3 +129,5 @@ def test_the_estimate_chart_shows_how_each_estimate_settles_within_its_band():
     assert "5 × 5: exact" in svg and "estimate ÷ final estimate" in svg
     ticks = re.findall(r">(\d\.\d)</text>", svg)  # the y axis's tick labels (text kept as text)
     assert "1.0" in ticks and min(ticks) < "1.0" < max(ticks)  # a linear axis around 1
+    strays = estimates_svg({"8 × 8": ([100, 1000, 10000], [1.2e22, 3e21, 4e21])}, spread={"8 × 8": 6.3})
+    assert max(float(t) for t in re.findall(r">(\d\.\d)</text>", strays)) >= 3.0  # the axis widens to show it

@@ -108,9 +108,14 @@ def estimates_svg(
         most = max(max(probes) for probes, _ in series.values())
         least = min(min(probes) for probes, _ in series.values())
         grid = [least * (most / least) ** (i / 60) for i in range(61)]
+        low, high = 0.5, 1.5  # widened to show every point when a few probes stray further
         for index, (name, (probes, means)) in enumerate(series.items()):
             style = _series_style(index)
             final = means[-1]
+            low, high = (
+                min(low, *(0.95 * mean / final for mean in means)),
+                max(high, *(1.05 * mean / final for mean in means)),
+            )
             if name in spread:
                 half = [2 * spread[name] / math.sqrt(n) for n in grid]
                 axes.fill_between(
@@ -121,7 +126,7 @@ def estimates_svg(
                 axes.axhline(
                     exact[name] / final, color=style["color"], linestyle=":", linewidth=1.2, label=f"{name}: exact"
                 )
-        axes.set(xscale="log", ylim=(0.5, 1.5), xlabel="probes", ylabel="estimate ÷ final estimate")
+        axes.set(xscale="log", ylim=(low, high), xlabel="probes", ylabel="estimate ÷ final estimate")
         axes.xaxis.set_major_formatter(  # powers of ten as 10⁶ in the body font (mathtext prints small)
             matplotlib.ticker.FuncFormatter(lambda value, _: power_of_ten(math.log10(value)))
         )
