@@ -63,3 +63,52 @@ def test_a_workers_log_lines_reach_the_runners_stream_and_the_logging_thread_end
     lines = stream.getvalue().splitlines()
     assert any("from the worker" in line for line in lines) and any("from the runner" in line for line in lines)
     assert [thread for thread in threading.enumerate() if thread not in before] == []  # the receiver has ended
+
+
+def _slow_second_worker_that_dies_on_its_second_chunk(marker, task):
+    """A stand-in for run_task, run in the pool's workers: the task from (0, 1) takes 0.2 s, the task from (0, 3)
+    kills its worker the first time (``marker``), every other task returns at once."""
+    import os
+    import signal
+    import time
+
+    from knight.tasks import TaskResult
+
+    if task.start == (0, 1):
+        time.sleep(0.2)
+    if task.start == (0, 3):
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+            os.kill(os.getpid(), signal.SIGKILL)
+        except FileExistsError:
+            pass
+    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error="stand-in")
+
+
+def test_a_worker_that_dies_just_after_sending_results_has_the_right_task_retried(tmp_path, monkeypatch):
+    """The second worker sends its first chunk's results and dies on its second chunk while the runner is busy
+    storing the first worker's: those results are taken first, so the task it died on is the one retried (and
+    counted so), not the one at the same position of the chunk before."""
+    import functools
+    import time
+
+    import knight.runner.pool as pool_module
+    from knight.tasks import Task
+
+    monkeypatch.setattr(
+        pool_module, "run_task", functools.partial(_slow_second_worker_that_dies_on_its_second_chunk, tmp_path / "x")
+    )
+    tasks = [Task("warnsdorff", (("tie", "first"),), 5, 5, (0, col)) for col in range(5)]  # one chunk each
+    stored: dict[tuple[int, int], int] = {}
+
+    def on_results(results):
+        if not stored:
+            time.sleep(0.6)  # the runner busy with the first worker's results while the second sends and dies
+        for result in results:
+            start = next(task.start for task in tasks if task.key == result.key)
+            assert start not in stored, f"the task from {start} ran twice"
+            stored[start] = result.attempts
+
+    pool_module.ProcessPool(2, None).run(tasks, on_results)
+    assert (tmp_path / "x").exists()  # the second worker was killed
+    assert stored == {(0, 0): 1, (0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 1}

@@ -175,6 +175,18 @@ class ProcessPool:
                 except OSError:  # the worker has died: the chunk goes back to the queue when it is replaced
                     return
 
+        def deliver(worker: _Worker, results: list[TaskResult], refill: bool = True) -> None:
+            """Hand on the results of the worker's oldest chunk (first giving it its next chunk, so that it
+            always has one, unless it has died)."""
+            chunk = worker.sent.popleft()
+            if refill:
+                feed(worker)
+            if crashes:  # count the runs lost with dead workers in the tasks' attempts
+                results = [
+                    replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r for r, t in zip(results, chunk)
+                ]
+            on_results(results)
+
         try:
             while True:
                 # First a worker for each chunk there is to run, one chunk each (two big tasks on two workers,
@@ -193,22 +205,14 @@ class ProcessPool:
                     break
                 ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
                 for worker in busy:
-                    results = None
-                    if worker.connection in ready:
-                        try:
-                            results = worker.connection.recv()
-                        except (EOFError, OSError):
-                            results = None
+                    results = _received(worker) if worker.connection in ready else None
                     if results is not None:
-                        chunk = worker.sent.popleft()
-                        feed(worker)  # before storing, so that the worker always has its next chunk
-                        if crashes:  # count the runs lost with dead workers in the tasks' attempts
-                            results = [
-                                replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r
-                                for r, t in zip(results, chunk)
-                            ]
-                        on_results(results)
+                        deliver(worker, results)
                     elif worker.process.sentinel in ready or not worker.process.is_alive():
+                        # A chunk's results that it sent before it died are taken first (they may have come
+                        # since the wait): its position counter is the chunk's after them, which it was running.
+                        while (results := _received(worker)) is not None:
+                            deliver(worker, results, refill=False)
                         workers[workers.index(worker)] = self._replace(worker, queue, crashes, on_results)
         finally:
             for worker in workers:
@@ -272,6 +276,18 @@ class ProcessPool:
         worker.sent.clear()
         _stop(worker)
         return self._start_worker()
+
+
+def _received(worker: _Worker) -> list[TaskResult] | None:
+    """The results of a chunk that the worker has sent, if a whole message is there; None otherwise (nothing
+    sent, or the pipe closed: the worker died)."""
+    try:
+        if not worker.connection.poll():
+            return None
+        results: list[TaskResult] = worker.connection.recv()
+    except (EOFError, OSError):
+        return None
+    return results
 
 
 def _stop(worker: _Worker) -> None:
