@@ -16,7 +16,7 @@ from runner_helpers import REPO, knight
 
 from knight.report.charts import estimates_svg, success_by_size_svg
 from knight.report.context import GLOSSARY
-from knight.report.questions import questions
+from knight.report.questions import labels, questions
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
 MOST_PAGES = 16
@@ -64,6 +64,17 @@ def test_every_question_is_answered_at_a_glance(default_key):
         assert not missing, f"{question.id}: {answer}"
         assert re.search(r"\d", answer), f"{question.id} has no number in its answer: {answer}"
         assert page.count(f'id="{question.anchor}"') == 1, question.id  # the section the row links to
+
+
+def test_the_key_opens_with_every_answer_on_its_first_page(default_key):
+    """A teacher sees every question answered at a glance without turning the page."""
+    import pymupdf
+
+    with pymupdf.open(default_key / "knights-tour.pdf") as document:
+        first = document[0].get_text()
+    assert "Answers at a glance" in first
+    for label in labels().values():
+        assert re.search(rf"^{label}$", first, re.M), f"{label} is not answered on page 1"
 
 
 def test_the_documents_claims_get_a_verdict(default_key):

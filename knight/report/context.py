@@ -619,8 +619,8 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
         "minority": minority_count,
         "proven_none": len(proven_none),
         "proven_none_minority": sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
-        "glance": f"Each move changes colour: on 5 × 5 a full path starts and ends on the {majority}-square colour "
-        f"({full} tours in {runs:,} runs from the other), and no odd board has a closed tour.",
+        "glance": f"Each move changes colour: on 5 × 5 only the {majority}-square colour starts a tour ({full} in "
+        f"{runs:,} runs from the other), and no odd board has a closed tour.",
     }
 
 
@@ -721,7 +721,7 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
             title=f"a closed tour of {board_text(eight.n, eight.m)} with the join property",
             highlight=structured_moves(eight.n, eight.m),
         ),
-        "glance": "Four closed tours of a board's quarters join into one by swapping one corner move in each"
+        "glance": "Four closed quarter tours join by swapping one corner move in each"
         + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
         + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, with "
         f"{shown['corner_moves']} of {shown['of']} corner moves.",
