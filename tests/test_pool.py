@@ -112,3 +112,73 @@ def test_a_worker_that_dies_just_after_sending_results_has_the_right_task_retrie
     pool_module.ProcessPool(2, None).run(tasks, on_results)
     assert (tmp_path / "x").exists()  # the second worker was killed
     assert stored == {(0, 0): 1, (0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 1}
+
+
+def test_the_run_does_not_wait_for_the_records_of_a_worker_killed_before_it_sent_them():
+    """A worker killed between counting a record into the log queue and writing it to the pipe leaves the queue's
+    count above 0 for good; the run's end used to wait 5 s for it. A record already in the pipe is still written."""
+    import io
+    import logging
+    import multiprocessing
+    import os
+    import signal
+    import time
+
+    from knight.runner.logs import run_logging
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the forwarding handler needs fork")  # pragma: no cover - Linux has it
+    stream = io.StringIO()
+    with run_logging(False, logging.StreamHandler(stream), "fork"):
+        (handler,) = logging.getLogger("knight").handlers
+
+        def worker() -> None:
+            logging.getLogger("knight.test").warning("sent before the kill")
+            handler.queue.close()
+            handler.queue.join_thread()  # that record is in the pipe
+            handler.queue._sem.acquire()  # a record counted, as put() does, that never reaches the pipe
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        process = multiprocessing.get_context("fork").Process(target=worker)
+        process.start()
+        process.join()
+        assert process.exitcode == -signal.SIGKILL
+        began = time.monotonic()
+    assert time.monotonic() - began < 2.5  # the receiver ended with the pipe empty, not after the 5 s timeout
+    assert "sent before the kill" in stream.getvalue()
+
+
+def test_a_worker_killed_holding_the_log_queues_lock_does_not_silence_the_others():
+    """A worker killed while its records were being written holds the log queue's write lock for good: every other
+    worker's records then stopped, and each hung as it exited. The pool releases it when a worker is killed."""
+    import io
+    import logging
+    import multiprocessing
+    import os
+    import signal
+
+    from knight.runner.logs import run_logging, unblock_after_a_kill
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the forwarding handler needs fork")  # pragma: no cover - Linux has it
+    context = multiprocessing.get_context("fork")
+    stream = io.StringIO()
+    with run_logging(False, logging.StreamHandler(stream), "fork"):
+        (handler,) = logging.getLogger("knight").handlers
+
+        def killed_as_it_writes() -> None:
+            handler.queue._wlock.acquire()  # as the queue's feeder thread does to write a record
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        dying = context.Process(target=killed_as_it_writes)
+        dying.start()
+        dying.join()
+        assert unblock_after_a_kill() is True  # it was held, and is released
+        assert unblock_after_a_kill() is False  # and free now
+        another = context.Process(target=lambda: logging.getLogger("knight.test").warning("from another worker"))
+        another.start()
+        another.join(timeout=10)
+        exited = another.exitcode == 0
+        if another.is_alive():  # pragma: no cover - the failure this test is for: stuck flushing its records
+            another.kill()
+    assert exited and "from another worker" in stream.getvalue()

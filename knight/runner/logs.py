@@ -4,7 +4,9 @@ With the fork start method the workers' records go through multiprocessing-loggi
 handler forwards them over a queue to the parent, which writes them). The parent's own records
 are written directly, never through that queue: a worker killed while it holds the queue's write
 lock (SIGKILL, the out-of-memory killer) would otherwise block the parent's writes and hang its
-exit, where Python waits for the queue's feeder thread. That package refuses
+exit, where Python waits for the queue's feeder thread; and when a worker is killed outright the pool releases
+that lock if the dead worker held it (:func:`unblock_after_a_kill`), so that the other workers' records keep
+coming and they exit without waiting on it. That package refuses
 any start method but fork, and Python 3.14 no longer defaults to fork on Linux; where fork
 is not available the standard library's QueueHandler/QueueListener do the same work. Either
 way logging never stops a run.
@@ -22,10 +24,13 @@ from queue import Empty
 
 import multiprocessing_logging
 
-__all__ = ["FORMAT", "run_logging"]
+__all__ = ["FORMAT", "run_logging", "unblock_after_a_kill"]
 
 #: How often the log receiver looks whether the run has closed it.
 _POLL_SECONDS = 0.02
+#: How long a live worker may hold the log queue's write lock, at most (it writes one record): held longer after
+#: a worker was killed, the dead one holds it.
+_HELD_BY_THE_DEAD = 1.0
 
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
@@ -80,18 +85,42 @@ class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # 
             super()._send(record)
 
     def _receive(self) -> None:
-        """Write the workers' records until :meth:`close`. The package's own loop is this one, looking for the
-        close every 0.2 s, which added up to that to the end of every run; here every 0.02 s. (Waking it by
-        sending something would be sooner, but the runner never writes to the queue: see the module.)"""
-        while not (self._is_closed and self.queue.qsize() == 0):
+        """Write the workers' records until :meth:`close`, then what is left in the queue's pipe. The package's own
+        loop looks for the close every 0.2 s, which added up to that to the end of every run; here every 0.02 s.
+        (Waking it by sending something would be sooner, but the runner never writes to the queue: see the module.)
+
+        Once closed, it stops when the pipe is empty: the run has stopped its workers by then, and each flushed its
+        records as it exited. The package waits instead until the queue's count of records put is back to 0, which
+        a worker killed before its records reached the pipe never lets happen: the run's end then waited for the
+        package's 5-second timeout."""
+        while True:
+            closed = self._is_closed  # read before the get: a record in the pipe at the close is still written
             try:
                 self.sub_handler.emit(self.queue.get(timeout=_POLL_SECONDS))
             except Empty:
-                continue
+                if closed:
+                    break
             except (EOFError, OSError):  # the queue is gone
+                break
+            except Exception:  # noqa: BLE001 - a record garbled by a worker killed as it wrote: the rest is lost
                 break
         self.queue.close()
         self.queue.join_thread()
+
+
+def unblock_after_a_kill() -> bool:
+    """After a worker was killed outright: if it died holding the log queue's write lock (killed as its records
+    were being written), release the lock, so that the other workers' records get through again and they can
+    exit without waiting on it. True when the lock was held. (A record is written in one ``write`` of at most
+    ``PIPE_BUF`` bytes, all or nothing, so the pipe holds whole records either way.)"""
+    for handler in logging.getLogger("knight").handlers:
+        lock = getattr(getattr(handler, "queue", None), "_wlock", None)  # multiprocessing.Queue's, shared by writers
+        if not isinstance(handler, _RunnerWritesDirectly) or lock is None:
+            continue
+        held = not lock.acquire(timeout=_HELD_BY_THE_DEAD)
+        lock.release()
+        return held
+    return False
 
 
 def _fork_is_default() -> bool:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from knight.runner.logs import unblock_after_a_kill
 from knight.runner.work import init_worker, run_task
 from knight.tasks import Task, TaskResult
 
@@ -229,6 +230,8 @@ class ProcessPool:
         worker.process.join(timeout=5)
         code = worker.process.exitcode
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+        if code is not None and code < 0 and unblock_after_a_kill():
+            log.debug("worker %d died holding the log queue's lock: released", worker.process.pid)
         chunk, position = (worker.sent[0] if worker.sent else []), worker.running.value
         for unstarted in reversed(list(worker.sent)[1:]):  # back to the queue's front, in their order
             queue.appendleft(unstarted)
