@@ -142,3 +142,30 @@ def test_the_estimate_chart_shows_how_each_estimate_settles_within_its_band():
     assert "1.0" in ticks and min(ticks) < "1.0" < max(ticks)  # a linear axis around 1
     strays = estimates_svg({"8 × 8": ([100, 1000, 10000], [1.2e22, 3e21, 4e21])}, spread={"8 × 8": 6.3})
     assert max(float(t) for t in re.findall(r">(\d\.\d)</text>", strays)) >= 3.0  # the axis widens to show it
+
+
+def test_the_estimate_chart_ends_at_the_estimate_from_every_probe():
+    """Checkpoints come at powers of ten of probes: a run of 50,000 probes ends with its own point, the estimate the
+    text quotes; a run of fewer than 100 probes, with no checkpoint, is that point alone (and still charted)."""
+    from types import SimpleNamespace
+
+    from knight.report.context import _running_estimate
+
+    checkpoint = SimpleNamespace
+    fifty = SimpleNamespace(
+        probes=50_000,
+        node_mean=2.0e6,
+        checkpoints=[checkpoint(probes=100, node_mean=1.5e6), checkpoint(probes=10_000, node_mean=1.9e6)],
+    )
+    assert _running_estimate(fifty) == ([100, 10_000, 50_000], [1.5e6, 1.9e6, 2.0e6])
+    exact = SimpleNamespace(
+        probes=1000,
+        node_mean=7.0,
+        checkpoints=[checkpoint(probes=100, node_mean=6.0), checkpoint(probes=1000, node_mean=7.0)],
+    )
+    assert _running_estimate(exact) == ([100, 1000], [6.0, 7.0])
+    few = SimpleNamespace(probes=20, node_mean=3.0, checkpoints=[])
+    assert _running_estimate(few) == ([20], [3.0])
+    svg = estimates_svg({"5 × 5": _running_estimate(few)}, spread={"5 × 5": 1.5}, exact={"5 × 5": 9.0})
+    assert "5 × 5: exact" in svg
+    assert max(float(t) for t in re.findall(r">(\d\.\d)</text>", svg)) >= 3.0  # the exact level, 3 times over, shown

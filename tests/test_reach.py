@@ -114,3 +114,9 @@ def test_a_rate_compared_with_a_published_one_says_how_many_runs_it_rests_on():
         c for c in judge_claims({"random": Reach("random", outcomes)}) if c["statement"] == ganzfried.statement
     ]
     assert judged["ours"] == "70% at m = 50, 30% at m = 100 (10 runs each)" and judged["verdict"] == "agree"
+    one = {m: (1, 1) for m in range(5, 101)}
+    (judged,) = [c for c in judge_claims({"random": Reach("random", one)}) if c["statement"] == ganzfried.statement]
+    assert judged["ours"].endswith("(1 run each)")
+    mixed = {**outcomes, 100: (6, 20)}
+    (judged,) = [c for c in judge_claims({"random": Reach("random", mixed)}) if c["statement"] == ganzfried.statement]
+    assert judged["ours"].endswith("(10 and 20 runs)")

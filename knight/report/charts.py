@@ -100,7 +100,7 @@ def estimates_svg(
     exact: Mapping[str, float] | None = None,
 ) -> str:
     """How an estimate settles as probes grow: ``{label: (probes, running mean)}``, each running mean divided by
-    the series' last (the estimate from every probe), against the probes on a log axis. ``spread`` gives each
+    the series' last (which must be the estimate from every probe), against the probes on a log axis. ``spread`` gives each
     series' relative standard deviation of one probe (sd / mean): the shaded band, 1 ± 2·spread/√N, is where a mean
     of N probes falls about 95 times in 100. An ``exact`` value, divided the same way, is a dotted level."""
     with rc_context(_STYLE):
@@ -112,10 +112,8 @@ def estimates_svg(
         for index, (name, (probes, means)) in enumerate(series.items()):
             style = _series_style(index)
             final = means[-1]
-            low, high = (
-                min(low, *(0.95 * mean / final for mean in means)),
-                max(high, *(1.05 * mean / final for mean in means)),
-            )
+            levels = [mean / final for mean in means] + ([exact[name] / final] if exact and name in exact else [])
+            low, high = min(low, 0.95 * min(levels)), max(high, 1.05 * max(levels))
             if name in spread:
                 half = [2 * spread[name] / math.sqrt(n) for n in grid]
                 axes.fill_between(

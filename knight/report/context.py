@@ -761,10 +761,7 @@ def blog_wozniak(data: StoreData) -> dict[str, Any]:
         "claim_log": WOZNIAK_YEARS_LOG10,
         "age_ratio_log": years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS),
         "chart": estimates_svg(
-            {
-                board_text(e.n, e.m): ([c.probes for c in e.checkpoints], [c.node_mean for c in e.checkpoints])
-                for e in shown
-            },
+            {board_text(e.n, e.m): _running_estimate(e) for e in shown},
             spread={board_text(e.n, e.m): e.node_sd / e.node_mean for e in shown if e.node_mean > 0},
             exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes},
         ),
@@ -1083,6 +1080,14 @@ def _grid(board: Board, by_start: dict[Square, TourRecord], value: Any) -> np.nd
     for start, record in by_start.items():
         grid[start] = value(record)
     return grid
+
+
+def _running_estimate(found: EstimateRecord) -> tuple[list[int], list[float]]:
+    """An estimate's running mean of nodes at each checkpoint (powers of ten of probes), ending with the estimate
+    from every probe (a last point of its own when the probes are not a power of ten)."""
+    probes = [c.probes for c in found.checkpoints if c.probes < found.probes]
+    means = [c.node_mean for c in found.checkpoints if c.probes < found.probes]
+    return [*probes, found.probes], [*means, found.node_mean]
 
 
 def _count_of(part: int, whole: int, noun: str) -> str:

@@ -167,9 +167,11 @@ def _rates_near(expected: dict[int, float], tolerance: float) -> Callable[[Reach
     def check(reach: Reach) -> tuple[bool | None, str]:
         found = {m: reach.rate(m) for m in expected if m in reach.outcomes}
         text = ", ".join(f"{rate:.0%} at m = {m}" for m, rate in found.items()) or "—"
-        runs = {reach.outcomes[m][1] for m in found}  # how much a rate can be trusted: its number of runs
-        if len(runs) == 1 and (count := runs.pop()) > 1:
-            text += f" ({count} runs each)" if len(found) > 1 else f" ({count} runs)"
+        runs = [reach.outcomes[m][1] for m in found]  # how much a rate can be trusted: its number of runs
+        if runs and len(set(runs)) == 1:
+            text += f" ({runs[0]} run{'s' if runs[0] != 1 else ''}{' each' if len(runs) > 1 else ''})"
+        elif runs:
+            text += f" ({' and '.join(map(str, runs))} runs)"
         if len(found) < len(expected):
             return None, f"{text}; not run at m = {', '.join(str(m) for m in expected if m not in found)}"
         return all(abs(found[m] - expected[m]) <= tolerance for m in found), text

@@ -18,6 +18,8 @@ import logging
 import logging.handlers
 import multiprocessing
 import os
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from queue import Empty
@@ -28,9 +30,10 @@ __all__ = ["FORMAT", "run_logging", "unblock_after_a_kill"]
 
 #: How often the log receiver looks whether the run has closed it.
 _POLL_SECONDS = 0.02
-#: How long a live worker may hold the log queue's write lock, at most (it writes one record): held longer after
-#: a worker was killed, the dead one holds it.
-_HELD_BY_THE_DEAD = 1.0
+#: How long the log queue's write lock must stay held, with its pipe empty, after a worker was killed, before the
+#: dead worker is taken to hold it. A live worker holds it while it writes a record, and longer only when the pipe
+#: is full (the receiver behind): then it is left alone, for at most _GIVE_UP seconds.
+_HELD_BY_THE_DEAD, _GIVE_UP = 1.0, 5.0
 
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
@@ -102,7 +105,8 @@ class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # 
                     break
             except (EOFError, OSError):  # the queue is gone
                 break
-            except Exception:  # noqa: BLE001 - a record garbled by a worker killed as it wrote: the rest is lost
+            except Exception as error:  # noqa: BLE001 - a record garbled by a worker killed as it wrote it
+                sys.stderr.write(f"knight: the workers' log lines from here on are lost ({type(error).__name__})\n")
                 break
         self.queue.close()
         self.queue.join_thread()
@@ -111,15 +115,28 @@ class _RunnerWritesDirectly(multiprocessing_logging.MultiProcessingHandler):  # 
 def unblock_after_a_kill() -> bool:
     """After a worker was killed outright: if it died holding the log queue's write lock (killed as its records
     were being written), release the lock, so that the other workers' records get through again and they can
-    exit without waiting on it. True when the lock was held. (A record is written in one ``write`` of at most
-    ``PIPE_BUF`` bytes, all or nothing, so the pipe holds whole records either way.)"""
+    exit without waiting on it. True when it did.
+
+    The lock is taken to be the dead worker's when it stays held for :data:`_HELD_BY_THE_DEAD` seconds while the
+    queue's pipe is empty: a live worker holds it longer than a write only while the pipe is full. (A record of up
+    to 4 kB, as knight's are, is written in one ``write``, all or nothing, so the pipe then holds whole records.)
+    """
     for handler in logging.getLogger("knight").handlers:
-        lock = getattr(getattr(handler, "queue", None), "_wlock", None)  # multiprocessing.Queue's, shared by writers
-        if not isinstance(handler, _RunnerWritesDirectly) or lock is None:
+        if not isinstance(handler, _RunnerWritesDirectly):
             continue
-        held = not lock.acquire(timeout=_HELD_BY_THE_DEAD)
-        lock.release()
-        return held
+        queue = handler.queue
+        lock = getattr(queue, "_wlock", None)  # multiprocessing.Queue's, shared by the writing processes
+        if lock is None:
+            continue
+        began = time.monotonic()
+        while time.monotonic() - began < _GIVE_UP:
+            if lock.acquire(timeout=0.1):
+                lock.release()
+                return False
+            if time.monotonic() - began >= _HELD_BY_THE_DEAD and not queue._reader.poll():
+                lock.release()
+                return True
+        return False
     return False
 
 
