@@ -100,9 +100,10 @@ def estimates_svg(
     exact: Mapping[str, float] | None = None,
 ) -> str:
     """How an estimate settles as probes grow: ``{label: (probes, running mean)}``, each running mean divided by
-    the series' last (which must be the estimate from every probe), against the probes on a log axis. ``spread`` gives each
-    series' relative standard deviation of one probe (sd / mean): the shaded band, 1 ± 2·spread/√N, is where a mean
-    of N probes falls about 95 times in 100. An ``exact`` value, divided the same way, is a dotted level."""
+    the series' last (which must be the estimate from every probe), against the probes on a log axis. ``spread``
+    gives each series' relative standard deviation of one probe (sd / mean): the shaded band, 1 ± 2·spread/√N, is
+    where a mean of N probes falls about 95 times in 100. An ``exact`` value, divided the same way, is a dotted
+    level."""
     with rc_context(_STYLE):
         figure, axes = _subplots(figsize=(5.0, 2.4))
         most = max(max(probes) for probes, _ in series.values())
