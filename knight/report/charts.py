@@ -113,14 +113,15 @@ def estimates_svg(
         for index, (name, (probes, means)) in enumerate(series.items()):
             style = _series_style(index)
             final = means[-1]
-            levels = [mean / final for mean in means] + ([exact[name] / final] if exact and name in exact else [])
+            ratios = [mean / final for mean in means]
+            levels = ratios + ([exact[name] / final] if exact and name in exact else [])
             low, high = min(low, 0.95 * min(levels)), max(high, 1.05 * max(levels))
             if name in spread:
                 half = [2 * spread[name] / math.sqrt(n) for n in grid]
                 axes.fill_between(
                     grid, [1 - h for h in half], [1 + h for h in half], color=style["color"], alpha=0.1, linewidth=0
                 )
-            axes.plot(list(probes), [mean / final for mean in means], label=f"{name}: estimate", **style)
+            axes.plot(list(probes), ratios, label=f"{name}: estimate", **style)
             if exact and name in exact:
                 axes.axhline(
                     exact[name] / final, color=style["color"], linestyle=":", linewidth=1.2, label=f"{name}: exact"

@@ -1085,9 +1085,8 @@ def _grid(board: Board, by_start: dict[Square, TourRecord], value: Any) -> np.nd
 def _running_estimate(found: EstimateRecord) -> tuple[list[int], list[float]]:
     """An estimate's running mean of nodes at each checkpoint (powers of ten of probes), ending with the estimate
     from every probe (a last point of its own when the probes are not a power of ten)."""
-    probes = [c.probes for c in found.checkpoints if c.probes < found.probes]
-    means = [c.node_mean for c in found.checkpoints if c.probes < found.probes]
-    return [*probes, found.probes], [*means, found.node_mean]
+    before = [c for c in found.checkpoints if c.probes < found.probes]
+    return [*(c.probes for c in before), found.probes], [*(c.node_mean for c in before), found.node_mean]
 
 
 def _count_of(part: int, whole: int, noun: str) -> str:
