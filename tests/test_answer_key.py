@@ -14,8 +14,8 @@ import pytest
 from pdf_layout import page_fill, small_texts
 from runner_helpers import REPO, knight
 
+from knight.report.appendix import GLOSSARY
 from knight.report.charts import estimates_svg, success_by_size_svg
-from knight.report.context import GLOSSARY
 from knight.report.questions import labels, questions
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
@@ -149,7 +149,7 @@ def test_the_estimate_chart_ends_at_the_estimate_from_every_probe():
     text quotes; a run of fewer than 100 probes, with no checkpoint, is that point alone (and still charted)."""
     from types import SimpleNamespace
 
-    from knight.report.context import _running_estimate
+    from knight.report.answers.blog import running_estimate
 
     checkpoint = SimpleNamespace
     fifty = SimpleNamespace(
@@ -157,15 +157,15 @@ def test_the_estimate_chart_ends_at_the_estimate_from_every_probe():
         node_mean=2.0e6,
         checkpoints=[checkpoint(probes=100, node_mean=1.5e6), checkpoint(probes=10_000, node_mean=1.9e6)],
     )
-    assert _running_estimate(fifty) == ([100, 10_000, 50_000], [1.5e6, 1.9e6, 2.0e6])
+    assert running_estimate(fifty) == ([100, 10_000, 50_000], [1.5e6, 1.9e6, 2.0e6])
     exact = SimpleNamespace(
         probes=1000,
         node_mean=7.0,
         checkpoints=[checkpoint(probes=100, node_mean=6.0), checkpoint(probes=1000, node_mean=7.0)],
     )
-    assert _running_estimate(exact) == ([100, 1000], [6.0, 7.0])
+    assert running_estimate(exact) == ([100, 1000], [6.0, 7.0])
     few = SimpleNamespace(probes=20, node_mean=3.0, checkpoints=[])
-    assert _running_estimate(few) == ([20], [3.0])
-    svg = estimates_svg({"5 × 5": _running_estimate(few)}, spread={"5 × 5": 1.5}, exact={"5 × 5": 9.0})
+    assert running_estimate(few) == ([20], [3.0])
+    svg = estimates_svg({"5 × 5": running_estimate(few)}, spread={"5 × 5": 1.5}, exact={"5 × 5": 9.0})
     assert "5 × 5: exact" in svg
     assert max(float(t) for t in re.findall(r">(\d\.\d)</text>", svg)) >= 3.0  # the exact level, 3 times over, shown

@@ -8,7 +8,7 @@ from runner_helpers import write_job
 
 from knight.cli import main
 from knight.engine import METHODS, TIE_BREAKS, Board, find_tour, greedy, register_tie_break
-from knight.report.context import appendix_section
+from knight.report.appendix import appendix_section
 from knight.runner import JobError, load_job
 from knight.runner.jobs import PARAMETER_DEFAULTS
 

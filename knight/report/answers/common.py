@@ -1,0 +1,67 @@
+"""What every document's answers share: the stored results they are computed from, and small helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from knight.engine import Board
+from knight.engine.board import Square
+from knight.engine.diagrams import heat_map_svg
+from knight.report.reach import Reach, reach_by_rule
+from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
+
+__all__ = ["StoreData", "count_of", "count_words", "reached_map", "start_grid"]
+
+
+@dataclass
+class StoreData:
+    """What the key is computed from: the stored tours, censuses and tree-size estimates."""
+
+    results: Results
+    censuses: list[CensusRecord]
+    estimates: list[EstimateRecord] = field(default_factory=list)
+
+    @cached_property
+    def reach(self) -> dict[str, Reach]:
+        """How far each Warnsdorff rule goes from the corner (:func:`~knight.report.reach.reach_by_rule`),
+        computed once for the questions that use it."""
+        return reach_by_rule(self.results.records)
+
+    def only(self, jobs: Iterable[str] | None) -> StoreData:
+        """The results of the named jobs only (all when ``jobs`` is None)."""
+        if jobs is None:
+            return self
+        wanted = set(jobs)
+        return StoreData(
+            Results([r for r in self.results.records if wanted & set(r.jobs)], hint=self.results.hint),
+            [c for c in self.censuses if wanted & set(c.jobs)],
+            [e for e in self.estimates if wanted & set(e.jobs)],
+        )
+
+
+def start_grid(board: Board, by_start: dict[Square, TourRecord], value: Callable[[TourRecord], float]) -> np.ndarray:
+    """``value`` of each start's record on the board's squares, for a heat map (NaN where none started)."""
+    values = np.full((board.n, board.m), np.nan)
+    for start, record in by_start.items():
+        values[start] = value(record)
+    return values
+
+
+def reached_map(board: Board, by_start: dict[Square, TourRecord], title: str) -> str:
+    """A heat map of the squares each start's tour reached, on one scale from 1 to the whole board."""
+    return heat_map_svg(board, start_grid(board, by_start, lambda r: r.length), title=title, low=1, high=board.size)
+
+
+def count_of(part: int, whole: int, noun: str) -> str:
+    """``each of the 4 starts`` when ``part`` is all of ``whole``, else ``3 of the 4 starts``."""
+    nouns = noun if whole == 1 else f"{noun}s"
+    return f"each of the {whole} {nouns}" if part == whole else f"{part} of the {whole} {nouns}"
+
+
+def count_words(number: int, noun: str) -> str:
+    """``no full tour``, ``1 full tour``, ``3 full tours``."""
+    return f"no {noun}" if number == 0 else f"{number} {noun}{'s' if number != 1 else ''}"
