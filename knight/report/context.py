@@ -8,34 +8,63 @@ renders.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from knight.errors import MissingData
-from knight.report.answers import ANSWERS, StoreData
+from knight.report.answers import ANSWERS, Answer, StoreData
 from knight.report.appendix import appendix_section
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.records import CensusRecord, EstimateRecord
 
-__all__ = ["StoreData", "build_context", "provenance"]
+__all__ = ["GlanceRow", "Missing", "Provenance", "StoreData", "build_context", "provenance"]
 
 
-def build_context(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Missing:
+    """A question the report cannot answer: what to run (shown in its place), and what the store lacked."""
+
+    line: str
+    why: str
+
+
+@dataclass(frozen=True)
+class GlanceRow:
+    """One row of the table of answers at a glance: the question, its label, and its answer or what is missing."""
+
+    question: Question
+    number: str
+    answer: str
+    missing: str | None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """One job the numbers come from: how many tours and counts (censuses, estimates) of it the report holds."""
+
+    job: str
+    tours: int
+    counts: int
+
+
+def build_context(data: StoreData) -> dict[str, Any]:  # jinja's namespace for the key, merged with its footer
     """Everything the answer key shows: per question its answer (or what is missing), the table of
     answers at a glance, and the appendix."""
-    answers: dict[str, dict[str, Any]] = {}
+    answers: dict[str, Answer | dict[str, Any]] = {}
+    missing: dict[str, Missing] = {}
     for question in questions():
         try:
             answers[question.id] = ANSWERS[question.id](data)
-        except MissingData as missing:
-            answers[question.id] = {"missing": _missing_line(question), "why": str(missing)}
+        except MissingData as lacking:
+            missing[question.id] = Missing(_missing_line(question), str(lacking))
     numbered = labels()
     glance = [
-        {
-            "question": q,
-            "number": numbered[q.id],
-            "answer": answers[q.id].get("glance", ""),
-            "missing": answers[q.id].get("missing"),
-        }
+        GlanceRow(
+            question=q,
+            number=numbered[q.id],
+            answer=_glance(answers[q.id]) if q.id in answers else "",
+            missing=missing[q.id].line if q.id in missing else None,
+        )
         for q in questions()
     ]
     return {
@@ -44,10 +73,15 @@ def build_context(data: StoreData) -> dict[str, Any]:
         "numbers": numbered,
         "letters": document_letters(),
         "answers": answers,
+        "missing": missing,
         "glance": glance,
         "appendix": appendix_section(),
         "provenance": provenance(data),
     }
+
+
+def _glance(answer: Answer | dict[str, Any]) -> str:
+    return str(answer["glance"]) if isinstance(answer, dict) else answer.glance  # until every document is typed
 
 
 def _missing_line(question: Question) -> str:
@@ -59,7 +93,7 @@ def _missing_line(question: Question) -> str:
     )
 
 
-def provenance(data: StoreData) -> list[dict[str, Any]]:
+def provenance(data: StoreData) -> list[Provenance]:
     """Which runs the numbers come from: every job with results in the report, and how many."""
     tours: dict[str, int] = {}
     counts: dict[str, int] = {}
@@ -70,7 +104,4 @@ def provenance(data: StoreData) -> list[dict[str, Any]]:
     for census in stored:
         for job in census.jobs:
             counts[job] = counts.get(job, 0) + 1
-    return [
-        {"job": job, "tours": tours.get(job, 0), "counts": counts.get(job, 0)}
-        for job in sorted(tours.keys() | counts.keys())
-    ]
+    return [Provenance(job, tours.get(job, 0), counts.get(job, 0)) for job in sorted(tours.keys() | counts.keys())]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from knight.report.answers.blog import blog_example, blog_past_50, blog_script, blog_ties, blog_w_plus, blog_wozniak
-from knight.report.answers.common import StoreData
+from knight.report.answers.common import Answer, StoreData
 from knight.report.answers.deitel import deitel_64_tours, deitel_by_hand, deitel_heuristic, deitel_naive
 from knight.report.answers.eiffel import (
     eiffel_all,
@@ -24,10 +24,10 @@ from knight.report.answers.eiffel import (
 )
 from knight.report.answers.homework import homework_board, homework_program, homework_starts
 
-__all__ = ["ANSWERS", "StoreData"]
+__all__ = ["ANSWERS", "Answer", "StoreData"]
 
 #: Each question's answer, by the id it has in questions.toml.
-ANSWERS: dict[str, Callable[[StoreData], dict[str, Any]]] = {
+ANSWERS: dict[str, Callable[[StoreData], Answer | dict[str, Any]]] = {  # the dicts go as each document is typed
     "deitel-by-hand": deitel_by_hand,
     "deitel-naive": deitel_naive,
     "deitel-heuristic": deitel_heuristic,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 
@@ -14,7 +15,15 @@ from knight.engine.diagrams import heat_map_svg
 from knight.report.reach import Reach, reach_by_rule
 from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
 
-__all__ = ["StoreData", "count_of", "count_words", "reached_map", "start_grid"]
+__all__ = ["Answer", "StoreData", "count_of", "count_words", "reached_map", "start_grid"]
+
+
+class Answer(Protocol):
+    """What every question's answer gives, besides the fields its template shows: its one line for the table of
+    answers at a glance, rendered from those same fields."""
+
+    @property
+    def glance(self) -> str: ...
 
 
 @dataclass

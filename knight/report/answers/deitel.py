@@ -3,108 +3,236 @@ accessibility heuristic, and from all 64 starts)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from statistics import median
-from typing import Any
 
 import numpy as np
 
 from knight.engine import TIE_BREAKS, Board
+from knight.engine.board import Square
 from knight.engine.diagrams import heat_map_svg, tour_svg
 from knight.report.answers.common import StoreData, count_words, reached_map, start_grid
 from knight.report.charts import distributions_svg
 from knight.report.records import Summary
 
-__all__ = ["deitel_64_tours", "deitel_by_hand", "deitel_heuristic", "deitel_naive"]
+__all__ = [
+    "ByHand",
+    "Corner",
+    "Heuristic",
+    "Lengths",
+    "Moves",
+    "Naive",
+    "RandomWalks",
+    "RuleRow",
+    "SixtyFourTours",
+    "deitel_64_tours",
+    "deitel_by_hand",
+    "deitel_heuristic",
+    "deitel_naive",
+]
 
 #: The four corners of 8 x 8, each asked about by the heuristic's question.
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
 
 
-def deitel_by_hand(data: StoreData) -> dict[str, Any]:
-    """The yardstick for a tour by hand: how far a knight gets with no rule (naive and random walks)."""
+@dataclass(frozen=True)
+class Lengths:
+    """How many squares each of ``runs`` walks numbered: median, extremes."""
+
+    runs: int
+    median: float
+    min: int
+    max: int
+
+    @property
+    def about(self) -> int:
+        """The median to the nearest square, as the glance and the section say it."""
+        return round(self.median)
+
+
+@dataclass(frozen=True)
+class RandomWalks(Lengths):
+    """Random walks: the lengths, and from how many seeds and starts, their quartiles, how many were full."""
+
+    seeds: int
+    starts: int
+    q1: float
+    q3: float
+    full: int
+
+
+@dataclass(frozen=True)
+class ByHand:
+    """The yardstick for a tour by hand: the first legal move and random walks, with no rule."""
+
+    naive: Lengths
+    random: RandomWalks
+    chart: str
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"With no rule a knight numbers about {self.random.about} of 64 squares (median of "
+            f"{self.random.runs:,} random walks, {self.random.min}–{self.random.max}); the first-legal-move "
+            f"knight {self.naive.about} (median of {self.naive.runs} starts)."
+        )
+
+
+def deitel_by_hand(data: StoreData) -> ByHand:
+    """How far a knight gets with no rule (naive and random walks)."""
     naive = [r.length for r in data.results.by_start("naive", 8, 8).values()]
     walks = data.results.require("random-walk", 8, 8)
     random_lengths = [r.length for r in walks]
-    seeds = len({r.params.get("seed") for r in walks})
     chart = distributions_svg(
         {"first legal move (64 starts)": naive, f"random legal move ({len(walks):,} walks)": random_lengths},
         xlabel="squares numbered before the knight is stuck (of 64)",
         ylabel="share of walks this far",
     )
     quartiles = np.percentile(random_lengths, [25, 50, 75])
-    full = sum(r.full for r in walks)
-    return {
-        "naive": {"median": median(naive), "min": min(naive), "max": max(naive)},
-        "random": {
-            "walks": len(walks),
-            "seeds": seeds,
-            "starts": len({r.start for r in walks}),
-            "median": median(random_lengths),
-            "q1": quartiles[0],
-            "q3": quartiles[2],
-            "min": min(random_lengths),
-            "max": max(random_lengths),
-            "full": full,
-            "over_50": sum(n > 50 for n in random_lengths),
-        },
-        "chart": chart,
-        "glance": f"With no rule a knight numbers about {median(random_lengths):.0f} of 64 squares (median of "
-        f"{len(walks):,} random walks, {min(random_lengths)}–{max(random_lengths)}); the first-legal-move "
-        f"knight {median(naive):.0f} (median of {len(naive)} starts).",
-    }
+    return ByHand(
+        naive=Lengths(len(naive), median(naive), min(naive), max(naive)),
+        random=RandomWalks(
+            runs=len(walks),
+            median=median(random_lengths),
+            min=min(random_lengths),
+            max=max(random_lengths),
+            seeds=len({r.params.get("seed") for r in walks}),
+            starts=len({r.start for r in walks}),
+            q1=quartiles[0],
+            q3=quartiles[2],
+            full=sum(r.full for r in walks),
+        ),
+        chart=chart,
+    )
 
 
-def deitel_naive(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Moves:
+    """The moves made from each of ``starts`` starts before the knight was stuck, and how many tours were full."""
+
+    starts: int
+    min: int
+    max: int
+    mean: float
+    full: int
+
+
+@dataclass(frozen=True)
+class Naive:
+    """The first script's knight: from the corner (drawn) and from every start (a heat map)."""
+
+    corner_moves: int
+    corner_svg: str
+    moves: Moves
+    heat: str
+
+    @property
+    def corner_squares(self) -> int:
+        return self.corner_moves + 1
+
+    @property
+    def glance(self) -> str:
+        m = self.moves
+        return (
+            f"{self.corner_moves} moves from (0, 0) ({self.corner_squares} squares); between {m.min} and "
+            f"{m.max} from the {m.starts} starts; {count_words(m.full, 'full tour')}."
+        )
+
+
+def deitel_naive(data: StoreData) -> Naive:
     board = Board(8, 8)
     naive = data.results.by_start("naive", 8, 8)
     corner = naive[(0, 0)]
     moves = [record.length - 1 for record in naive.values()]
-    full = sum(r.full for r in naive.values())
-    return {
-        "corner": {
-            "moves": corner.length - 1,
-            "squares": corner.length,
-            "svg": tour_svg(corner.tour(), title="the first script's knight from (0, 0)"),
-        },
-        "moves": {
-            "min": min(moves),
-            "max": max(moves),
-            "mean": sum(moves) / len(moves),
-            "starts": len(moves),
-            "full": full,
-        },
-        "heat": heat_map_svg(
-            board, start_grid(board, naive, lambda r: r.length - 1), title="moves made from each start"
+    return Naive(
+        corner_moves=corner.length - 1,
+        corner_svg=tour_svg(corner.tour(), title="the first script's knight from (0, 0)"),
+        moves=Moves(
+            starts=len(moves),
+            min=min(moves),
+            max=max(moves),
+            mean=sum(moves) / len(moves),
+            full=sum(r.full for r in naive.values()),
         ),
-        "glance": f"{corner.length - 1} moves from (0, 0) ({corner.length} squares); between {min(moves)} and "
-        f"{max(moves)} from the {len(moves)} starts; {count_words(full, 'full tour')}.",
-    }
+        heat=heat_map_svg(board, start_grid(board, naive, lambda r: r.length - 1), title="moves made from each start"),
+    )
 
 
-def deitel_heuristic(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Corner:
+    """The heuristic's tour from one corner: how many squares it visited, and whether that is all of them."""
+
+    start: Square
+    full: bool
+    length: int
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """The accessibility heuristic from the corners of 8 x 8 (the one from (0, 0) drawn)."""
+
+    corner: Corner
+    corners: list[Corner]
+    corner_svg: str
+
+    @property
+    def answer(self) -> str:
+        """Yes or No: the heuristic's tour from (0, 0) is full (the glance and the section open with it)."""
+        return "Yes" if self.corner.full else "No"
+
+    @property
+    def glance(self) -> str:
+        full = sum(c.full for c in self.corners)
+        return (
+            f"{self.answer}: from (0, 0) the tour visits {self.corner.length} of 64 squares; "
+            f"full from {full} of the {len(CORNERS_8)} corners."
+        )
+
+
+def deitel_heuristic(data: StoreData) -> Heuristic:
     updated = data.results.by_start("warnsdorff", 8, 8, tie="first")
-    corners = [
-        {"start": start, "full": updated[start].full, "length": updated[start].length}
-        for start in CORNERS_8
-        if start in updated
-    ]
+    corners = [Corner(start, updated[start].full, updated[start].length) for start in CORNERS_8 if start in updated]
     corner = updated[(0, 0)]
-    full_corners = [c["start"] for c in corners if c["full"]]
-    return {
-        "corners": corners,
-        "corner_full": corner.full,
-        "corner_svg": tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0)"),
-        "glance": f"{'Yes' if corner.full else 'No'}: from (0, 0) the tour visits {corner.length} of 64 squares; "
-        f"full from {len(full_corners)} of the 4 corners.",
-    }
+    return Heuristic(
+        corner=Corner(corner.start, corner.full, corner.length),
+        corners=corners,
+        corner_svg=tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0)"),
+    )
 
 
-def deitel_64_tours(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RuleRow:
+    """One rule's runs on 8 x 8: its name, what it means, what it found."""
+
+    name: str
+    meaning: str
+    summary: Summary
+
+
+@dataclass(frozen=True)
+class SixtyFourTours:
+    """The 64 tours of 8 x 8 with the table updated and static (and the static table on 6 x 6), and every rule."""
+
+    updated: Summary
+    static: Summary
+    static6: Summary
+    rules: list[RuleRow]
+    static_heat: str
+
+    @property
+    def glance(self) -> str:
+        w, s8, s6 = self.updated, self.static, self.static6
+        return (
+            f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
+            f"({s6.full} of {s6.starts} on 6 × 6)."
+        )
+
+
+def deitel_64_tours(data: StoreData) -> SixtyFourTours:
     results = data.results
     board = Board(8, 8)
     updated = results.by_start("warnsdorff", 8, 8, tie="first")
     static = results.by_start("static", 8, 8)
-    static6 = results.by_start("static", 6, 6)
     rules = [
         ("first legal move", "no heuristic (the first script)", results.select("naive", 8, 8)),
         ("static table", "the empty board's accessibility, never updated", list(static.values())),
@@ -115,19 +243,10 @@ def deitel_64_tours(data: StoreData) -> dict[str, Any]:
         for tie in ("lookahead-min", "random")
         if results.select("warnsdorff", 8, 8, tie=tie)
     ]
-    w, s8, s6 = (
-        Summary.of(list(updated.values())),
-        Summary.of(list(static.values())),
-        Summary.of(list(static6.values())),
+    return SixtyFourTours(
+        updated=Summary.of(list(updated.values())),
+        static=Summary.of(list(static.values())),
+        static6=Summary.of(list(results.by_start("static", 6, 6).values())),
+        rules=[RuleRow(name, meaning, Summary.of(records)) for name, meaning, records in rules],
+        static_heat=reached_map(board, static, "static table: squares reached from each start"),
     )
-    return {
-        "updated": w,
-        "static": s8,
-        "static6": s6,
-        "rules": [
-            {"name": name, "meaning": meaning, "summary": Summary.of(records)} for name, meaning, records in rules
-        ],
-        "static_heat": reached_map(board, static, "static table: squares reached from each start"),
-        "glance": f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
-        f"({s6.full} of {s6.starts} on 6 × 6).",
-    }
