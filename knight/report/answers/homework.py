@@ -4,16 +4,29 @@ squares a tour starts at all)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from knight.engine import TIE_BREAKS, Board
+from knight.engine.board import Square
 from knight.engine.diagrams import starts_map_svg, tour_svg
 from knight.report.answers.common import StoreData, reached_map
 from knight.report.questions import questions
 from knight.report.records import Summary
 from knight.report.text import board_text
 
-__all__ = ["HOMEWORK_SIZES", "homework_board", "homework_program", "homework_starts"]
+__all__ = [
+    "HOMEWORK_SIZES",
+    "Asked",
+    "BoardTours",
+    "Partial",
+    "Program",
+    "Starts",
+    "StartsMap",
+    "TieRow",
+    "homework_board",
+    "homework_program",
+    "homework_starts",
+]
 
 #: The side of a square on the existence maps, in millimetres.
 MAP_SQUARE_MM = 6
@@ -21,84 +34,196 @@ MAP_SQUARE_MM = 6
 HOMEWORK_SIZES = (5, 6, 8)
 
 
-def homework_program(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Partial:
+    """A start from which the program stops short: what it prints, the squares numbered so far."""
+
+    start: Square
+    length: int
+    array: list[list[int]]
+
+
+@dataclass(frozen=True)
+class Program:
+    """The program's output on 5 x 5: the numbered array from (0, 0), and one from a start that fails."""
+
+    full_array: list[list[int]]
+    full: bool
+    length: int
+    partial: Partial | None
+    failures: int
+
+    @property
+    def kind(self) -> str:
+        """``full`` or ``partial``: the tour from (0, 0), as the glance and the section call it."""
+        return "full" if self.full else "partial"
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"The numbered array: from (0, 0) on 5 × 5 a {self.kind} tour, 1 to {self.length}; from "
+            f"{self.failures} of the 25 squares a partial tour and the failure message."
+        )
+
+
+def homework_program(data: StoreData) -> Program:
     first = data.results.by_start("warnsdorff", 5, 5, tie="first")
     corner = first[(0, 0)]
     failed = [r for r in first.values() if not r.full]
-    return {
-        "full_array": corner.tour().array().tolist(),
-        "full": corner.full,
-        "length": corner.length,
-        "partial": None
-        if not failed
-        else {"start": failed[0].start, "length": failed[0].length, "array": failed[0].tour().array().tolist()},
-        "failures": len(failed),
-        "glance": f"The numbered array: from (0, 0) on 5 × 5 a {'full' if corner.full else 'partial'} tour, 1 to "
-        f"{corner.length}; from {len(failed)} of the 25 squares a partial tour and the failure message.",
-    }
+    return Program(
+        full_array=corner.tour().array().tolist(),
+        full=corner.full,
+        length=corner.length,
+        partial=Partial(failed[0].start, failed[0].length, failed[0].tour().array().tolist()) if failed else None,
+        failures=len(failed),
+    )
 
 
-def homework_board(size: int) -> Callable[[StoreData], dict[str, Any]]:
-    def answer(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Asked:
+    """The tour from one of the starts the question asks about (a thumbnail)."""
+
+    start: Square
+    full: bool
+    closed: bool
+    length: int
+    svg: str
+
+
+@dataclass(frozen=True)
+class TieRow:
+    """The runs of one tie-break on the board (how many seeds, for the random one)."""
+
+    tie: str
+    summary: Summary
+    seeds: int | None
+
+
+@dataclass(frozen=True)
+class BoardTours:
+    """Homework #8's program on one square board: from the starts asked (or all), and every tie-break."""
+
+    size: int
+    symmetries: int
+    asked: list[Asked]
+    summary: Summary
+    everywhere: Summary
+    rules: list[TieRow]
+    failures: int
+    failures_on_minority: int
+    heat: str | None
+
+    @property
+    def odd(self) -> bool:
+        return self.size % 2 == 1
+
+    @property
+    def sampled(self) -> bool:
+        """The question asks about some starts only (the rest are summed up apart)."""
+        return len(self.asked) < self.everywhere.runs
+
+    @property
+    def always(self) -> bool:
+        """The program finds a full tour from every start asked."""
+        return self.summary.full == self.summary.runs
+
+    @property
+    def glance(self) -> str:
+        s = self.summary
+        kinds = (
+            "all open"
+            if s.closed == 0
+            else ("all closed" if s.closed == s.full else f"{s.closed} closed, the rest open")
+        )
+        return (
+            f"{'Yes' if self.always else 'No'}: {s.full} of {s.runs}; {kinds}; "
+            f"{s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
+            + (f"; from all {self.everywhere.runs} starts {self.everywhere.full}" if self.sampled else "")
+            + "."
+        )
+
+
+def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
+    def answer(data: StoreData) -> BoardTours:
         board = Board(size, size)
         first = data.results.by_start("warnsdorff", size, size, tie="first")
         question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [(s[0], s[1]) for s in question.starts] or sorted(first)
         chosen = [first[s] for s in asked]
-        summary = Summary.of(chosen)
-        everywhere = Summary.of(list(first.values()))
         minority = board.minority_colour()
         failures = [r for r in first.values() if not r.full]
-        rules = [
-            {
-                "tie": tie,
-                "summary": Summary.of(records),
-                "seeds": len({r.params.get("seed") for r in records}) if tie == "random" else None,
-            }
-            for tie in TIE_BREAKS
-            if (records := data.results.select("warnsdorff", size, size, tie=tie))
-        ]
-        always = summary.full == summary.runs
-        kinds = (
-            "all open"
-            if summary.closed == 0
-            else ("all closed" if summary.closed == summary.full else f"{summary.closed} closed, the rest open")
-        )
-        return {
-            "size": size,
-            "squares": board.size,
-            "symmetries": len(board.symmetries()),
-            "odd": board.size % 2 == 1,
-            "asked": [
-                {
-                    "start": r.start,
-                    "full": r.full,
-                    "closed": r.closed,
-                    "length": r.length,
-                    "svg": tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}"),
-                }
+        return BoardTours(
+            size=size,
+            symmetries=len(board.symmetries()),
+            asked=[
+                Asked(
+                    r.start,
+                    r.full,
+                    r.closed,
+                    r.length,
+                    tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}"),
+                )
                 for r in chosen
             ],
-            "summary": summary,
-            "everywhere": everywhere,
-            "rules": rules,
-            "failures": [
-                {"start": r.start, "length": r.length, "minority": board.colour(r.start) == minority} for r in failures
+            summary=Summary.of(chosen),
+            everywhere=Summary.of(list(first.values())),
+            rules=[
+                TieRow(
+                    tie, Summary.of(records), len({r.params.get("seed") for r in records}) if tie == "random" else None
+                )
+                for tie in TIE_BREAKS
+                if (records := data.results.select("warnsdorff", size, size, tie=tie))
             ],
-            "failures_on_minority": sum(board.colour(r.start) == minority for r in failures),
-            "heat": reached_map(board, first, f"{board_text(size)}: squares reached from each start")
+            failures=len(failures),
+            failures_on_minority=sum(board.colour(r.start) == minority for r in failures),
+            heat=reached_map(board, first, f"{board_text(size)}: squares reached from each start")
             if len(chosen) == len(first)
             else None,
-            "glance": f"{'Yes' if always else 'No'}: {summary.full} of {summary.runs}; {kinds}; "
-            f"{summary.distinct_directed} different ({summary.distinct_symmetric} up to symmetry)"
-            + (f"; from all {everywhere.runs} starts {everywhere.full}" if len(chosen) < len(first) else "")
-            + ".",
-        }
+        )
 
     return answer
 
 
-def homework_starts(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class StartsMap:
+    """One board's existence map: from how many squares a tour starts, how found, how the rest were ruled out."""
+
+    board: str
+    squares: int
+    found: int
+    none: int
+    unknown: int
+    proofs: list[str]
+    ways: list[str]
+    nodes: int
+    census: bool | None  # the stored census agrees square by square; None when there is no census
+    svg: str
+    width_mm: int
+
+
+@dataclass(frozen=True)
+class Starts:
+    """The existence maps of the homework's boards."""
+
+    maps: list[StartsMap]
+
+    @property
+    def glance(self) -> str:
+        return (
+            "; ".join(
+                f"{m.board}: {m.found} of {m.squares}" + (" squares" if i == 0 else "") for i, m in enumerate(self.maps)
+            )
+            + " — "
+            + (
+                "every square where a closed tour exists, on an odd board only the larger colour"
+                if any(m.none for m in self.maps)
+                else "every square"
+            )
+            + "."
+        )
+
+
+def homework_starts(data: StoreData) -> Starts:
     """The existence map of each homework board (engine: theory, a closed tour walked from each
     start, or a search), checked against the stored census where there is one."""
     from knight.engine.starts import existence_map
@@ -108,7 +233,6 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
         board = Board(size, size)
         records = existence_map(board)
         kinds = {r.square: r.kind for r in records}
-        found = sum(kind == "found" for kind in kinds.values())
         census = next(
             (
                 c
@@ -118,35 +242,23 @@ def homework_starts(data: StoreData) -> dict[str, Any]:
             None,
         )
         maps.append(
-            {
-                "board": board_text(size, size),
-                "squares": board.size,
-                "found": found,
-                "none": sum(kind == "none" for kind in kinds.values()),
-                "unknown": sum(kind == "unknown" for kind in kinds.values()),
-                "proofs": sorted({r.method for r in records if r.kind == "none"}),
-                "ways": sorted({_way_words(r.method) for r in records if r.kind == "found"}),
-                "nodes": sum(r.nodes for r in records),
-                "census": None
+            StartsMap(
+                board=board_text(size, size),
+                squares=board.size,
+                found=sum(kind == "found" for kind in kinds.values()),
+                none=sum(kind == "none" for kind in kinds.values()),
+                unknown=sum(kind == "unknown" for kind in kinds.values()),
+                proofs=sorted({r.method for r in records if r.kind == "none"}),
+                ways=sorted({_way_words(r.method) for r in records if r.kind == "found"}),
+                nodes=sum(r.nodes for r in records),
+                census=None
                 if census is None
                 else all((census.counts.get(square, 0) > 0) == (kind == "found") for square, kind in kinds.items()),
-                "svg": starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
-                "width_mm": MAP_SQUARE_MM * size,  # squares of one size on every map
-            }
+                svg=starts_map_svg(board, kinds, title=f"where a tour starts on {board}"),
+                width_mm=MAP_SQUARE_MM * size,  # squares of one size on every map
+            )
         )
-    return {
-        "maps": maps,
-        "glance": "; ".join(
-            f"{m['board']}: {m['found']} of {m['squares']}" + (" squares" if i == 0 else "") for i, m in enumerate(maps)
-        )
-        + " — "
-        + (
-            "every square where a closed tour exists, on an odd board only the larger colour"
-            if any(m["none"] for m in maps)
-            else "every square"
-        )
-        + ".",
-    }
+    return Starts(maps)
 
 
 def _way_words(method: str) -> str:
