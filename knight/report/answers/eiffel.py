@@ -3,21 +3,29 @@ argument, the board without two corners, and Parberry's join)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from knight.engine import Board
+from knight.engine.board import Square
 from knight.engine.diagrams import heat_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, structured_moves
-from knight.engine.theory import colour_counts, open_tour_verdict
+from knight.engine.theory import Verdict, colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, count_of
 from knight.report.records import TourRecord
 from knight.report.text import board_text
+from knight.tasks import removed_squares
 
 __all__ = [
     "METHOD_NAMES",
+    "AllTours",
+    "ClosedTours",
+    "Colours",
+    "Corners",
+    "FirstTours",
+    "Parberry",
     "eiffel_all",
     "eiffel_closed",
     "eiffel_colours",
@@ -43,20 +51,72 @@ METHOD_NAMES = {
 }
 
 
-def eiffel_first(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FirstTour:
+    """The first full tour a backtracking search found from (0, 0) on one board, in one move order."""
+
+    size: int
+    board: str
+    order: str
+    nodes: int
+
+
+@dataclass(frozen=True)
+class GivenUp:
+    """A board where the plain search found no tour within its budget of nodes."""
+
+    board: str
+    nodes: int
+
+
+@dataclass(frozen=True)
+class FiveByFive:
+    """The plain search run to the end from every start of 5 x 5."""
+
+    starts: int
+    found: int
+    proven_none: int
+    out_of_budget: int
+    nodes_total: int
+
+
+@dataclass(frozen=True)
+class FirstTours:
+    """Try_Next_Move's first tour on each board (one drawn), and 5 x 5 searched from every start."""
+
+    first_tours: list[FirstTour]
+    given_up: list[GivenUp]
+    drawn: FirstTour
+    svg: str
+    five: FiveByFive
+
+    @property
+    def glance(self) -> str:
+        plain = [t for t in self.first_tours if t.order == "plain"]
+        return (
+            "First tour from (0, 0) after "
+            + ", ".join(
+                [f"{t.nodes:,}{' nodes' if i == 0 else ''} on {t.board}" for i, t in enumerate(plain)]
+                + [f"none within {g.nodes:,} on {g.board}" for g in self.given_up]
+            )
+            + f" (plain order); {self.five.found} of 25 squares of 5 × 5 start a tour, "
+            f"{self.five.proven_none} proved none."
+        )
+
+
+def eiffel_first(data: StoreData) -> FirstTours:
     results = data.results
-    first_tours = sorted(
+    found = sorted(
         (
-            {"size": r.n, "board": board_text(r.n), "order": r.params["order"], "nodes": r.work, "record": r}
+            r
             for r in results.select("backtrack", closed=False)
             if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params
         ),
-        key=lambda t: (t["size"], t["order"] != "plain"),
+        key=lambda r: (r.n, r.params["order"] != "plain"),
     )
+    first_tours = [FirstTour(r.n, board_text(r.n), r.params["order"], r.work) for r in found]
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
-    proven_none = [r for r in five.values() if not r.full and not r.budget_exhausted]
-    plain = [t for t in first_tours if t["order"] == "plain"]
-    drawn = plain[0] if plain else first_tours[0]
+    drawn = next((i for i, t in enumerate(first_tours) if t.order == "plain"), 0)
     given_up = sorted(
         {
             (r.n, r.work)
@@ -68,29 +128,61 @@ def eiffel_first(data: StoreData) -> dict[str, Any]:
             and "removed" not in r.params
         }
     )
-    return {
-        "first_tours": [{k: v for k, v in t.items() if k != "record"} for t in first_tours],
-        "given_up": [{"board": board_text(n), "nodes": nodes} for n, nodes in given_up],
-        "svg": tour_svg(drawn["record"].tour(), title=f"first tour found on {drawn['board']}"),
-        "drawn": {k: v for k, v in drawn.items() if k != "record"},
-        "five": {
-            "starts": len(five),
-            "found": sum(r.full for r in five.values()),
-            "proven_none": len(proven_none),
-            "out_of_budget": sum(r.budget_exhausted for r in five.values()),
-            "nodes_total": sum(r.work for r in five.values()),
-        },
-        "glance": "First tour from (0, 0) after "
-        + ", ".join(
-            [f"{t['nodes']:,}{' nodes' if i == 0 else ''} on {t['board']}" for i, t in enumerate(plain)]
-            + [f"none within {nodes:,} on {board_text(n)}" for n, nodes in given_up]
+    return FirstTours(
+        first_tours=first_tours,
+        given_up=[GivenUp(board_text(n), nodes) for n, nodes in given_up],
+        drawn=first_tours[drawn],
+        svg=tour_svg(found[drawn].tour(), title=f"first tour found on {first_tours[drawn].board}"),
+        five=FiveByFive(
+            starts=len(five),
+            found=sum(r.full for r in five.values()),
+            proven_none=sum(not r.full and not r.budget_exhausted for r in five.values()),
+            out_of_budget=sum(r.budget_exhausted for r in five.values()),
+            nodes_total=sum(r.work for r in five.values()),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class OpenCount:
+    """One board's census of open tours, and how many of them the heuristics' runs found."""
+
+    board: str
+    total: int
+    undirected: int | None
+    nodes: int
+    corner: int | None
+    found: int
+    by_method: list[tuple[str, int]]
+    homework_rule: int
+    heat: str
+
+
+@dataclass(frozen=True)
+class AllTours:
+    """Try_All's counts of open tours, against what the heuristics found (8 x 8 from the literature)."""
+
+    boards: list[OpenCount]
+    open_8x8: int | None
+    incomplete: list[str]
+
+    @property
+    def glance(self) -> str:
+        return (
+            "; ".join(
+                f"{b.board}: {b.total:,}{' directed open tours' if i == 0 else ''}"
+                + (f" ({b.corner:,} from each corner)" if b.corner else "")
+                for i, b in enumerate(self.boards)
+            )
+            + "; Homework #8's rule finds "
+            + " and ".join(f"{b.homework_rule:,}" for b in self.boards)
+            + " of them, all the heuristics together "
+            + " and ".join(f"{b.found:,}" for b in self.boards)
+            + "."
         )
-        + " (plain order); "
-        f"{sum(r.full for r in five.values())} of 25 squares of 5 × 5 start a tour, {len(proven_none)} proved none.",
-    }
 
 
-def eiffel_all(data: StoreData) -> dict[str, Any]:
+def eiffel_all(data: StoreData) -> AllTours:
     whole = [c for c in data.censuses if c.total is not None and not c.removed and c.starts is None and not c.closed]
     if not whole:
         raise MissingData("no complete census of open tours")
@@ -110,85 +202,129 @@ def eiffel_all(data: StoreData) -> dict[str, Any]:
         for start, count in c.counts.items():
             grid[start] = count
         boards.append(
-            {
-                "board": board_text(c.n, c.m),
-                "total": c.total,
-                "undirected": c.undirected,
-                "nodes": c.nodes,
-                "corner": c.counts.get((0, 0)),
-                "found": len({r.key_directed for r in full}),
-                "by_method": sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
-                "homework_rule": len(by_method.get(HOMEWORK_RULE, ())),
-                "heat": heat_map_svg(board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
+            OpenCount(
+                board=board_text(c.n, c.m),
+                total=c.total or 0,  # not None: only complete censuses are kept
+                undirected=c.undirected,
+                nodes=c.nodes,
+                corner=c.counts.get((0, 0)),
+                found=len({r.key_directed for r in full}),
+                by_method=sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
+                homework_rule=len(by_method.get(HOMEWORK_RULE, ())),
+                heat=heat_map_svg(board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
                 if c.n * c.m <= 36
                 else "",
-            }
+            )
         )
-    return {
-        "boards": boards,
-        "open_8x8": None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
-        "incomplete": [board_text(c.n, c.m) for c in data.censuses if c.total is None],
-        "glance": "; ".join(
-            f"{b['board']}: {b['total']:,}{' directed open tours' if i == 0 else ''}"
-            + (f" ({b['corner']:,} from each corner)" if b["corner"] else "")
-            for i, b in enumerate(boards)
-        )
-        + "; Homework #8's rule finds "
-        + " and ".join(f"{b['homework_rule']:,}" for b in boards)
-        + " of them, all the heuristics together "
-        + " and ".join(f"{b['found']:,}" for b in boards)
-        + ".",
-    }
+    return AllTours(
+        boards=boards,
+        open_8x8=None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
+        incomplete=[board_text(c.n, c.m) for c in data.censuses if c.total is None],
+    )
 
 
-def eiffel_closed(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ClosedCount:
+    """One board's closed tours as cycles (counted, or from the literature), and how many backtracking found."""
+
+    board: str
+    cycles: int
+    symmetric: int | None = None
+    found: int = 0
+
+
+@dataclass(frozen=True)
+class DrawnTour:
+    """A tour drawn with the search that found it (its board, move order and nodes)."""
+
+    board: str
+    order: str
+    nodes: int
+    svg: str
+
+
+@dataclass(frozen=True)
+class ClosedTours:
+    """Which homework boards can have a closed tour, how many each has, two of them drawn."""
+
+    even_sizes: list[str]
+    boards: list[ClosedCount]
+    literature: list[ClosedCount]
+    tours: list[DrawnTour]
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"Only on boards with an even number of squares ({', '.join(self.even_sizes)}; never 5 × 5); "
+            + "; ".join(f"{b.board} has {b.cycles:,} closed tours" for b in self.boards)
+            + "".join(f"; {b.board} has {b.cycles:,} (the literature)" for b in self.literature)
+            + "."
+        )
+
+
+def eiffel_closed(data: StoreData) -> ClosedTours:
     closed = [c for c in data.censuses if c.closed and c.total is not None and not c.removed and c.starts is None]
     if not closed:
         raise MissingData("no complete census of closed tours")
     boards = []
     for c in closed:
         found = {r.tour().key_cycle for r in data.results.select("backtrack", c.n, c.m, closed=True) if r.success}
-        boards.append(
-            {
-                "board": board_text(c.n, c.m),
-                "directed": c.total,
-                "cycles": c.undirected,
-                "symmetric": c.symmetric,
-                "nodes": c.nodes,
-                "found": len(found),
-            }
-        )
+        boards.append(ClosedCount(board_text(c.n, c.m), c.undirected or 0, c.symmetric, len(found)))
     drawn = [
         r
         for r in data.results.select("backtrack", closed=True)
         if r.start == (0, 0) and r.n in EIFFEL_SIZES and r.success
     ]
-    sizes = [s for s in EIFFEL_SIZES if (s * s) % 2 == 0]
     counted = {(c.n, c.m) for c in closed}
-    literature = [] if (8, 8) in counted else [{"board": board_text(8, 8), "cycles": CLOSED_TOURS_8X8}]
-    return {
-        "boards": boards,
-        "literature": literature,
-        "even_sizes": [board_text(s) for s in sizes],
-        "tours": [
-            {
-                "board": board_text(r.n, r.m),
-                "order": r.params["order"],
-                "nodes": r.work,
-                "svg": tour_svg(r.tour(), title=f"closed tour on {board_text(r.n, r.m)}"),
-            }
+    return ClosedTours(
+        even_sizes=[board_text(s) for s in EIFFEL_SIZES if (s * s) % 2 == 0],
+        boards=boards,
+        literature=[] if (8, 8) in counted else [ClosedCount(board_text(8, 8), CLOSED_TOURS_8X8)],
+        tours=[
+            DrawnTour(
+                board_text(r.n, r.m),
+                r.params["order"],
+                r.work,
+                tour_svg(r.tour(), title=f"closed tour on {board_text(r.n, r.m)}"),
+            )
             for r in drawn[:2]
         ],
-        "glance": f"Only on boards with an even number of squares ({', '.join(board_text(s) for s in sizes)}; "
-        f"never 5 × 5); "
-        + "; ".join(f"{b['board']} has {b['cycles']:,} closed tours" for b in boards)
-        + "".join(f"; {b['board']} has {b['cycles']:,} (the literature)" for b in literature)
-        + ".",
-    }
+    )
 
 
-def eiffel_colours(data: StoreData) -> dict[str, Any]:
-    rows, runs, full, boards = [], 0, 0, 0
+@dataclass(frozen=True)
+class OddBoard:
+    """The runs from the smaller colour of an odd board (or of all odd boards, in one row)."""
+
+    board: str
+    runs: int
+    full: int
+    squares: int | str  # "—" in the row that sums up boards of different sizes
+
+
+@dataclass(frozen=True)
+class Colours:
+    """The colour argument on 5 x 5 and the odd boards, with the runs that bear it out."""
+
+    rows: list[OddBoard]
+    runs: int
+    full: int
+    majority: int
+    minority: int
+    proven_none: int
+    proven_none_minority: int
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"Each move changes colour: on 5 × 5 only the {self.majority}-square colour starts a tour ({self.full} in "
+            f"{self.runs:,} runs from the other), and no odd board has a closed tour."
+        )
+
+
+def eiffel_colours(data: StoreData) -> Colours:
+    rows: list[OddBoard] = []
+    runs, full, boards = 0, 0, 0
     odd_boards = sorted(
         {(r.n, r.m) for r in data.results.records if (r.n * r.m) % 2 == 1 and not r.params.get("removed")}
     )
@@ -206,98 +342,167 @@ def eiffel_colours(data: StoreData) -> dict[str, Any]:
         boards, runs, full = boards + 1, runs + len(minority), full + sum(r.full for r in minority)
         if n * m <= 49:
             rows.append(
-                {
-                    "board": board_text(n, m),
-                    "runs": len(minority),
-                    "full": sum(r.full for r in minority),
-                    "squares": colour_counts(board)[1],
-                }
+                OddBoard(board_text(n, m), len(minority), sum(r.full for r in minority), colour_counts(board)[1])
             )
     if not boards:
         raise MissingData("no runs on odd boards")
     if boards > len(rows):
-        rows.append(
-            {"board": f"all {boards} odd boards run, up to {largest}", "runs": runs, "full": full, "squares": "—"}
-        )
+        rows.append(OddBoard(f"all {boards} odd boards run, up to {largest}", runs, full, "—"))
     five = data.results.require("backtrack", 5, 5, order="plain", closed=False)
     proven_none = [r for r in five if not r.full and not r.budget_exhausted]
     majority, minority_count = colour_counts(Board(5, 5))
-    return {
-        "rows": rows,
-        "majority": majority,
-        "minority": minority_count,
-        "proven_none": len(proven_none),
-        "proven_none_minority": sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
-        "glance": f"Each move changes colour: on 5 × 5 only the {majority}-square colour starts a tour ({full} in "
-        f"{runs:,} runs from the other), and no odd board has a closed tour.",
-    }
-
-
-def eiffel_corners(data: StoreData) -> dict[str, Any]:
-    mutilated: list[dict[str, Any]] = []
-    for c in (c for c in data.censuses if c.removed and c.total is not None):
-        board = c.board
-        first, second = colour_counts(board, c.removed)
-        mutilated.append(
-            {
-                "board": board_text(c.n, c.m),
-                "n": c.n,
-                "removed": [tuple(square) for square in c.removed],
-                "colours": (first, second),
-                "total": c.total,
-                "nodes": c.nodes,
-                "odd": c.n % 2 == 1,
-                "theory": open_tour_verdict(board, removed=c.removed),
-            }
-        )
-    searches = _searches_by_board(
-        [r for r in data.results.select("backtrack") if r.params.get("removed") and r.n % 2 == 1]
+    return Colours(
+        rows=rows,
+        runs=runs,
+        full=full,
+        majority=majority,
+        minority=minority_count,
+        proven_none=len(proven_none),
+        proven_none_minority=sum(Board(5, 5).colour(r.start) == 1 for r in proven_none),
     )
+
+
+@dataclass(frozen=True)
+class Mutilated:
+    """A census of a board without two opposite corners."""
+
+    board: str
+    odd: bool
+    removed: list[Square]
+    colours: tuple[int, int]
+    total: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Search:
+    """First-tour searches on a board without two opposite corners: starts tried, tours found."""
+
+    board: str
+    removed: list[Square]
+    colours: tuple[int, int]
+    starts: int
+    found: int
+    nodes: int
+
+    @property
+    def tried(self) -> str:
+        """From how many of the starts tried a tour was found, as the glance and the table say it."""
+        return f"a tour from {count_of(self.found, self.starts, 'start')} tried"
+
+
+@dataclass(frozen=True)
+class Corners:
+    """The board without two opposite corners: the colour argument for even n, searches for odd n."""
+
+    boards: list[Mutilated]
+    odd_found: list[Search]
+    eight: Verdict
+
+    @property
+    def verdict(self) -> str:
+        """Whether our runs agree that no journey exists for even n: none was counted on an even board."""
+        return "agree" if all(b.total == 0 for b in self.boards if not b.odd) else "disagree"
+
+    @property
+    def glance(self) -> str:
+        even = [b for b in self.boards if not b.odd]
+        odd = [b for b in self.boards if b.odd]
+        found = [f"{b.board}: {b.total:,} tours" for b in odd if b.total > 0] + [
+            f"{s.board}: {s.tried}" for s in self.odd_found if s.found
+        ]
+        odd_text = (
+            "odd n: possible, our runs find journeys — " + "; ".join(found)
+            if found
+            else "odd n: none found on " + ", ".join([b.board for b in odd] + [s.board for s in self.odd_found])
+            if odd or self.odd_found
+            else "odd n: not searched"
+        )
+        return (
+            f"Even n: impossible, our runs {self.verdict} ({'no tour' if self.verdict == 'agree' else 'tours found'} "
+            f"on {', '.join(b.board for b in even)}); {odd_text}."
+        )
+
+
+def eiffel_corners(data: StoreData) -> Corners:
+    mutilated = []
+    for c in (c for c in data.censuses if c.removed and c.total is not None):
+        mutilated.append(
+            Mutilated(
+                board=board_text(c.n, c.m),
+                odd=c.n % 2 == 1,
+                removed=[(square[0], square[1]) for square in c.removed],
+                colours=colour_counts(c.board, c.removed),
+                total=c.total or 0,  # not None: only complete censuses are kept
+                nodes=c.nodes,
+            )
+        )
     if not mutilated:
         raise MissingData("no census without opposite corners")
-    even = [b for b in mutilated if not b["odd"]]
-    odd = [b for b in mutilated if b["odd"]]
-    even_agree = all(b["total"] == 0 for b in even)
-    odd_found = [f"{b['board']}: {b['total']:,} tours" for b in odd if b["total"] > 0] + [
-        f"{s['board']}: a tour from {count_of(s['found'], s['starts'], 'start')} tried" for s in searches if s["found"]
-    ]
-    odd_text = (
-        "odd n: possible, our runs find journeys — " + "; ".join(odd_found)
-        if odd_found
-        else "odd n: none found on " + ", ".join([b["board"] for b in odd] + [s["board"] for s in searches])
-        if odd or searches
-        else "odd n: not searched"
+    return Corners(
+        boards=mutilated,
+        odd_found=_searches_by_board(
+            [r for r in data.results.select("backtrack") if r.params.get("removed") and r.n % 2 == 1]
+        ),
+        eight=open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
     )
-    return {
-        "boards": mutilated,
-        "odd_found": searches,
-        "eight": open_tour_verdict(Board(8, 8), removed=[(0, 0), (7, 7)]),
-        "even_agree": even_agree,
-        "odd_possible": bool(odd_found),
-        "glance": f"Even n: impossible, our runs {'agree' if even_agree else 'disagree'} "
-        f"({'no tour' if even_agree else 'tours found'} on {', '.join(b['board'] for b in even)}); {odd_text}.",
-    }
 
 
-def _searches_by_board(records: list[TourRecord]) -> list[dict[str, Any]]:
+def _searches_by_board(records: list[TourRecord]) -> list[Search]:
     """First-tour searches on boards with squares removed, one row per board: starts tried, tours found."""
     boards: dict[tuple[int, int], list[TourRecord]] = {}
     for record in records:
         boards.setdefault((record.n, record.m), []).append(record)
-    return [
-        {
-            "board": board_text(n, m),
-            "removed": [tuple(square) for square in runs[0].params.get("removed", ())],
-            "colours": colour_counts(Board(n, m), [tuple(square) for square in runs[0].params.get("removed", ())]),
-            "starts": len(runs),
-            "found": sum(r.full for r in runs),
-            "nodes": sum(r.work for r in runs),
-        }
-        for (n, m), runs in sorted(boards.items())
-    ]
+    searches = []
+    for (n, m), runs in sorted(boards.items()):
+        removed = removed_squares(runs[0].params)
+        searches.append(
+            Search(
+                board=board_text(n, m),
+                removed=list(removed),
+                colours=colour_counts(Board(n, m), removed),
+                starts=len(runs),
+                found=sum(r.full for r in runs),
+                nodes=sum(r.work for r in runs),
+            )
+        )
+    return searches
 
 
-def eiffel_parberry(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ParberryBoard:
+    """A tour from Parberry's construction: a base tour or four quarters joined, and its corner moves."""
+
+    board: str
+    closed: bool
+    base: bool
+    quarter: str | None
+    corner_moves: int
+    of: int
+
+
+@dataclass(frozen=True)
+class Parberry:
+    """Parberry's join of four quarter tours, with the tours the construction gave (one drawn)."""
+
+    boards: list[ParberryBoard]
+    board: str
+    joined: ParberryBoard | None
+    shown: ParberryBoard
+    svg: str
+
+    @property
+    def glance(self) -> str:
+        shown = self.shown
+        return (
+            "Four closed quarter tours join by swapping one corner move in each"
+            + (f" ({self.joined.board} from four {self.joined.quarter})" if self.joined else "")
+            + f"; the {shown.board} tour shown is {'closed' if shown.closed else 'NOT closed'}, with "
+            f"{shown.corner_moves} of {shown.of} corner moves."
+        )
+
+
+def eiffel_parberry(data: StoreData) -> Parberry:
     records = [r for r in data.results.select("parberry") if r.moves]
     if not records:
         raise MissingData("no Parberry tour")
@@ -308,30 +513,24 @@ def eiffel_parberry(data: StoreData) -> dict[str, Any]:
         corner = structured_moves(record.n, record.m)
         base = (record.n, record.m) in BASE_SIZES or (record.m, record.n) in BASE_SIZES
         boards.append(
-            {
-                "board": board_text(record.n, record.m),
-                "closed": record.closed,
-                "base": base,
-                "quarter": None if base else board_text(record.n // 2, record.m // 2),
-                "corner_moves": sum(frozenset(pair) in moves for pair in corner),
-                "of": len(corner),
-            }
+            ParberryBoard(
+                board=board_text(record.n, record.m),
+                closed=record.closed,
+                base=base,
+                quarter=None if base else board_text(record.n // 2, record.m // 2),
+                corner_moves=sum(frozenset(pair) in moves for pair in corner),
+                of=len(corner),
+            )
         )
     eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
-    shown = next(b for b in boards if b["board"] == board_text(eight.n, eight.m))
-    joined = next((b for b in boards if not b["base"]), None)
-    return {
-        "boards": boards,
-        "board": board_text(eight.n, eight.m),
-        "joined": joined,
-        "shown": shown,
-        "svg": tour_svg(
+    return Parberry(
+        boards=boards,
+        board=board_text(eight.n, eight.m),
+        joined=next((b for b in boards if not b.base), None),
+        shown=next(b for b in boards if b.board == board_text(eight.n, eight.m)),
+        svg=tour_svg(
             eight.tour(),
             title=f"a closed tour of {board_text(eight.n, eight.m)} with the join property",
             highlight=structured_moves(eight.n, eight.m),
         ),
-        "glance": "Four closed quarter tours join by swapping one corner move in each"
-        + (f" ({joined['board']} from four {joined['quarter']})" if joined else "")
-        + f"; the {shown['board']} tour shown is {'closed' if shown['closed'] else 'NOT closed'}, with "
-        f"{shown['corner_moves']} of {shown['of']} corner moves.",
-    }
+    )
