@@ -50,7 +50,7 @@ class Provenance:
 def build_context(data: StoreData) -> dict[str, Any]:  # jinja's namespace for the key, merged with its footer
     """Everything the answer key shows: per question its answer (or what is missing), the table of
     answers at a glance, and the appendix."""
-    answers: dict[str, Answer | dict[str, Any]] = {}
+    answers: dict[str, Answer] = {}
     missing: dict[str, Missing] = {}
     for question in questions():
         try:
@@ -62,7 +62,7 @@ def build_context(data: StoreData) -> dict[str, Any]:  # jinja's namespace for t
         GlanceRow(
             question=q,
             number=numbered[q.id],
-            answer=_glance(answers[q.id]) if q.id in answers else "",
+            answer=answers[q.id].glance if q.id in answers else "",
             missing=missing[q.id].line if q.id in missing else None,
         )
         for q in questions()
@@ -78,10 +78,6 @@ def build_context(data: StoreData) -> dict[str, Any]:  # jinja's namespace for t
         "appendix": appendix_section(),
         "provenance": provenance(data),
     }
-
-
-def _glance(answer: Answer | dict[str, Any]) -> str:
-    return str(answer["glance"]) if isinstance(answer, dict) else answer.glance  # until every document is typed
 
 
 def _missing_line(question: Question) -> str:

@@ -1,15 +1,15 @@
 """Each question's answer, computed from stored results: one module per source document.
 
-An answer function takes the :class:`~knight.report.answers.common.StoreData` and returns what its part of the
-key shows, with a one-line ``glance`` answer for the table at the top; it raises ``MissingData`` naming what to
-run when the store lacks results. Nothing here is typed in by hand except what the documents themselves fix
+An answer function takes the :class:`~knight.report.answers.common.StoreData` and returns a typed answer (a
+frozen dataclass): the fields its template ``templates/answers/<id>.html.j2`` shows, and a ``glance`` property,
+its one line for the table at the top, rendered from those fields (what both say is computed once, as a
+property). It raises ``MissingData`` naming what to run when the store lacks results. Nothing here is typed in by hand except what the documents themselves fix
 (which boards and starts they ask about, the 10^25 years they claim).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from knight.report.answers.blog import blog_example, blog_past_50, blog_script, blog_ties, blog_w_plus, blog_wozniak
 from knight.report.answers.common import Answer, StoreData
@@ -27,7 +27,7 @@ from knight.report.answers.homework import homework_board, homework_program, hom
 __all__ = ["ANSWERS", "Answer", "StoreData"]
 
 #: Each question's answer, by the id it has in questions.toml.
-ANSWERS: dict[str, Callable[[StoreData], Answer | dict[str, Any]]] = {  # the dicts go as each document is typed
+ANSWERS: dict[str, Callable[[StoreData], Answer]] = {
     "deitel-by-hand": deitel_by_hand,
     "deitel-naive": deitel_naive,
     "deitel-heuristic": deitel_heuristic,

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from dataclasses import dataclass
 
 from knight.engine import TIE_BREAKS, Board
+from knight.engine.board import Square
 from knight.engine.diagrams import tour_svg
 from knight.errors import MissingData
-from knight.report.answers.common import StoreData, reached_map
+from knight.report.answers.common import OneTour, StoreData, agreement, reached_map
 from knight.report.charts import estimates_svg, success_by_size_svg, success_maps_svg
 from knight.report.reach import judge_claims, reach_by_rule, side_ranges
 from knight.report.records import EstimateRecord, Results, Summary
@@ -18,6 +19,12 @@ from knight.report.text import board_text, power_of_ten, scientific, superscript
 
 __all__ = [
     "CHARTED_RULES",
+    "Example",
+    "PastFifty",
+    "Script",
+    "Ties",
+    "WPlus",
+    "Wozniak",
     "blog_example",
     "blog_past_50",
     "blog_script",
@@ -41,214 +48,390 @@ CHARTED_RULES = ("first", "lookahead-sum", "roth", "squirrel")
 W_PLUS, W_TWO = "squirrel", "lookahead-sum"
 
 
-def blog_wozniak(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Wozniak:
+    """The brute force's tree on 8 x 8 measured by Knuth's estimator and timed, against Wozniak's 10^25 years;
+    the other boards' estimates checked against exact counts."""
+
+    eight: EstimateRecord
+    estimates: list[EstimateRecord]
+    rate: float
+    chart: str
+
+    @property
+    def years_log(self) -> float:
+        return math.log10(self.eight.node_mean / self.rate / SECONDS_PER_YEAR)
+
+    @property
+    def years(self) -> float:
+        return 10**self.years_log
+
+    @property
+    def agree(self) -> bool:
+        """The search's time is Wozniak's to an order of magnitude."""
+        return abs(self.years_log - WOZNIAK_YEARS_LOG10) <= 1
+
+    @property
+    def verdict(self) -> str:
+        return agreement(self.agree)
+
+    @property
+    def moves(self) -> int:
+        return self.eight.n * self.eight.m - 1  # the moves of a full tour: the tree's depth
+
+    @property
+    def moves_power(self) -> str:
+        return superscript(self.moves)  # d⁶³
+
+    @property
+    def branching(self) -> float:
+        """The d whose d ** moves is the tree's count of nodes: the choices a path has at each move, on average."""
+        return 10 ** (math.log10(self.eight.node_mean) / self.moves)
+
+    @property
+    def guesses(self) -> list[tuple[int, float]]:
+        """The tree's size, as a power of ten, if every square had d = 2 or d = 3 choices."""
+        return [(d, self.moves * math.log10(d)) for d in (2, 3)]
+
+    @property
+    def sequences_log(self) -> float:
+        return self.moves * math.log10(8)  # every move tried, visited squares or not
+
+    @property
+    def slow_rate(self) -> int:
+        return SLOW_NODES_PER_SECOND
+
+    @property
+    def slow_years_log(self) -> float:
+        return math.log10(self.eight.node_mean / SLOW_NODES_PER_SECOND / SECONDS_PER_YEAR)
+
+    @property
+    def claim_log(self) -> int:
+        return WOZNIAK_YEARS_LOG10
+
+    @property
+    def too_long_log(self) -> float:
+        return WOZNIAK_YEARS_LOG10 - self.years_log
+
+    @property
+    def age_ratio_log(self) -> float:
+        return self.years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS)
+
+    @property
+    def years_per_node(self) -> float:
+        return 10**WOZNIAK_YEARS_LOG10 / self.eight.node_mean
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"About {scientific(self.eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
+            f"{self.eight.probes:,} probes); at {scientific(self.rate)} nodes a second that is about "
+            f"{scientific(self.years)} years: our runs {self.verdict} with {power_of_ten(WOZNIAK_YEARS_LOG10)}."
+        )
+
+
+def blog_wozniak(data: StoreData) -> Wozniak:
     estimates = {(e.n, e.m): e for e in data.estimates if e.start == (0, 0)}
     eight = estimates.get((8, 8))
     if eight is None or eight.nodes_per_second is None:
         raise MissingData("no timed estimate of the 8 x 8 tree")
-    rate = eight.nodes_per_second
-    years_log = math.log10(eight.node_mean / rate / SECONDS_PER_YEAR)
-    moves = eight.n * eight.m - 1  # the moves of a full tour: the tree's depth
-    agree = abs(years_log - WOZNIAK_YEARS_LOG10) <= 1
     shown = [e for _, e in sorted(estimates.items())]
-    return {
-        "eight": eight,
-        "estimates": shown,
-        "rate": rate,
-        "years_log": years_log,
-        "years": 10**years_log,
-        "nodes_log": math.log10(eight.node_mean),
-        "moves": moves,
-        "moves_power": superscript(moves),  # d⁶³
-        # the same count from d choices at each of the moves: d ** moves = nodes
-        "branching": 10 ** (math.log10(eight.node_mean) / moves),
-        "guesses": [(d, moves * math.log10(d)) for d in (2, 3)],
-        "sequences_log": moves * math.log10(8),  # every move tried, visited squares or not
-        "slow_rate": SLOW_NODES_PER_SECOND,
-        "slow_years_log": math.log10(eight.node_mean / SLOW_NODES_PER_SECOND / SECONDS_PER_YEAR),
-        "agree": agree,
-        "too_long_log": WOZNIAK_YEARS_LOG10 - years_log,
-        "claim_log": WOZNIAK_YEARS_LOG10,
-        "age_ratio_log": years_log - math.log10(AGE_OF_THE_UNIVERSE_YEARS),
-        "chart": estimates_svg(
+    return Wozniak(
+        eight=eight,
+        estimates=shown,
+        rate=eight.nodes_per_second,
+        chart=estimates_svg(
             {board_text(e.n, e.m): running_estimate(e) for e in shown},
             spread={board_text(e.n, e.m): e.node_sd / e.node_mean for e in shown if e.node_mean > 0},
             exact={board_text(e.n, e.m): e.exact_nodes for e in shown if e.exact_nodes},
         ),
-        "years_per_node": 10**WOZNIAK_YEARS_LOG10 / eight.node_mean,
-        "glance": f"About {scientific(eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
-        f"{eight.probes:,} probes); at {scientific(rate)} nodes a second that is about "
-        f"{scientific(10**years_log)} years: our runs "
-        f"{'agree' if agree else 'disagree'} with {power_of_ten(WOZNIAK_YEARS_LOG10)}.",
-    }
+    )
 
 
-def blog_example(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Example(OneTour):
+    """Warnsdorff's rule from a start drawn at random among the runs with random ties."""
+
+    start: Square
+    seed: int | None
+    full: bool
+    length: int
+    svg: str
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"{self.answer}: from {self.start} (random ties, seed {self.seed}) a {self.kind} tour of "
+            f"{self.length} squares."
+        )
+
+
+def blog_example(data: StoreData) -> Example:
     random_runs = data.results.require("warnsdorff", 8, 8, tie="random")
     chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
-    return {
-        "start": chosen.start,
-        "seed": chosen.params.get("seed"),
-        "full": chosen.full,
-        "length": chosen.length,
-        "svg": tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
-        "glance": f"{'Yes' if chosen.full else 'No'}: from {chosen.start} (random ties, seed "
-        f"{chosen.params.get('seed')}) a {'full' if chosen.full else 'partial'} tour of "
-        f"{chosen.length} squares.",
-    }
+    return Example(
+        start=chosen.start,
+        seed=chosen.params.get("seed"),
+        full=chosen.full,
+        length=chosen.length,
+        svg=tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
+    )
 
 
-def blog_script(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Script:
+    """The blog's script on 8 x 8 from every start, and from the corner of m x m boards."""
+
+    complete: int
+    starts: int
+    first_failure: int | None
+    largest: int | None  # the largest side it ran on; None when it ran on no board of the size study
+    failing: list[int]
+    heat: str
+
+    @property
+    def glance(self) -> str:
+        where = (
+            f"at m = {self.first_failure}"
+            if self.first_failure
+            else f"nowhere up to m = {self.largest if self.largest is not None else '—'}"
+        )
+        return f"It completes from {self.complete} of the {self.starts} squares of 8 × 8; from the corner it first fails {where}."
+
+
+def blog_script(data: StoreData) -> Script:
     results = data.results
     starts = results.by_start("warnsdorff", 8, 8, tie="blog")
-    complete = sum(r.full for r in starts.values())
     reach = reach_by_rule(results.select("warnsdorff", tie="blog")).get("blog")
-    first = reach.first_failure if reach else None
-    failing = reach.failing if reach else []
-    board = Board(8, 8)
-    return {
-        "complete": complete,
-        "starts": len(starts),
-        "first_failure": first,
-        "largest": reach.sides[-1] if reach else None,
-        "failing": failing,
-        "heat": reached_map(board, starts, "the blog's script: squares reached from each start"),
-        "glance": f"It completes from {complete} of the {len(starts)} squares of 8 × 8; from the corner it first fails "
-        + (f"at m = {first}" if first else f"nowhere up to m = {reach.sides[-1] if reach else '—'}")
-        + ".",
-    }
+    return Script(
+        complete=sum(r.full for r in starts.values()),
+        starts=len(starts),
+        first_failure=reach.first_failure if reach else None,
+        largest=reach.sides[-1] if reach else None,
+        failing=reach.failing if reach else [],
+        heat=reached_map(Board(8, 8), starts, "the blog's script: squares reached from each start"),
+    )
 
 
-def blog_past_50(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RuleReach:
+    """How far one rule goes from the corner: the sides it ran, its first failure, its success by range of sides."""
+
+    tie: str
+    smallest: int
+    largest: int
+    runs: int
+    first: int | None
+    failing: int
+    by_range: list[float | None]
+
+
+@dataclass(frozen=True)
+class EveryStart:
+    """A square board run from every start: the share of starts each rule completes from."""
+
+    side: int
+    shares: dict[str, float]
+
+
+@dataclass(frozen=True)
+class PastFifty:
+    """The plain rule past m = 50 (the blog's claim), every rule's reach, and the literature's other claims."""
+
+    first: int | None
+    failing: int
+    tested: int
+    largest: int
+    verdict: str
+    below: float | None
+    above: float | None
+    chart: str
+    rules: list[RuleReach]
+    ranges: list[str]
+    claims: list[dict[str, object]]  # reach.judge_claims's rows: source, rule, statement, ours, verdict
+    rectangles: str
+    every_start: list[EveryStart]
+
+    @property
+    def never_fails(self) -> str:
+        """The answer when the plain rule never fails, said in the glance and the section alike."""
+        return f"The plain rule never fails from the corner up to m = {self.largest}"
+
+    @property
+    def glance(self) -> str:
+        return (
+            f"From the corner the plain rule first fails at m = {self.first}" if self.first else self.never_fails
+        ) + (
+            f"; it succeeds on {self.below:.0%} of sides up to 50 and {self.above:.0%} above: our runs {self.verdict}."
+            if self.above is not None and self.below is not None
+            else f": {self.verdict}."
+        )
+
+
+def blog_past_50(data: StoreData) -> PastFifty:
     reach = data.reach
     if "first" not in reach:
         raise MissingData("no board-size study")
     first = reach["first"]
     largest = max(r.sides[-1] for r in reach.values())
     width = 5 if largest <= 150 else 25
-    chart = success_by_size_svg(
-        {tie: reach[tie].binned(width) for tie in CHARTED_RULES if tie in reach},
-        title=f"Full tours from the corner, in ranges of {width} sides",
-    )
     ranges = side_ranges(largest)
-    rules = [
-        {
-            "tie": tie,
-            "tested": len(rule.sides),
-            "smallest": rule.sides[0],
-            "largest": rule.sides[-1],
-            "runs": sum(r for _, r in rule.outcomes.values()),
-            "first": rule.first_failure,
-            "failing": len(rule.failing),
-            "by_range": [rule.rate_between(low, high) for low, high in ranges],
-        }
-        for tie, rule in reach.items()
-    ]
     claims = judge_claims(reach)
-    verdict = next(c["verdict"] for c in claims if c["rule"] == "first")
-    below, above = first.rate_between(5, 50), first.rate_between(51, largest)
-    return {
-        "first": first.first_failure,
-        "failing": len(first.failing),
-        "tested": len(first.sides),
-        "largest": largest,
-        "verdict": verdict,
-        "below": below,
-        "above": above,
-        "chart": chart,
-        "rules": rules,
-        "ranges": [f"{low}–{high}" for low, high in ranges],
-        "claims": claims,
-        "rectangles": _rectangles(data.results),
-        "every_start": _every_start(data.results),
-        "glance": (
-            f"From the corner the plain rule first fails at m = {first.first_failure}"
-            if first.first_failure
-            else f"The plain rule never fails from the corner up to m = {largest}"
-        )
-        + (
-            f"; it succeeds on {below:.0%} of sides up to 50 and {above:.0%} above: our runs {verdict}."
-            if above is not None
-            else f": {verdict}."
+    return PastFifty(
+        first=first.first_failure,
+        failing=len(first.failing),
+        tested=len(first.sides),
+        largest=largest,
+        verdict=str(next(c["verdict"] for c in claims if c["rule"] == "first")),
+        below=first.rate_between(5, 50),
+        above=first.rate_between(51, largest),
+        chart=success_by_size_svg(
+            {tie: reach[tie].binned(width) for tie in CHARTED_RULES if tie in reach},
+            title=f"Full tours from the corner, in ranges of {width} sides",
         ),
-    }
+        rules=[
+            RuleReach(
+                tie=tie,
+                smallest=rule.sides[0],
+                largest=rule.sides[-1],
+                runs=sum(r for _, r in rule.outcomes.values()),
+                first=rule.first_failure,
+                failing=len(rule.failing),
+                by_range=[rule.rate_between(low, high) for low, high in ranges],
+            )
+            for tie, rule in reach.items()
+        ],
+        ranges=[f"{low}–{high}" for low, high in ranges],
+        claims=claims,
+        rectangles=_rectangles(data.results),
+        every_start=_every_start(data.results),
+    )
 
 
-def blog_w_plus(data: StoreData) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Improved:
+    """W+ or W2 against the plain rule, from the corner of the sides past 50 that both ran."""
+
+    name: str
+    full: int
+    sides: int
+    plain_full: int
+    failing: int
+    tested: int
+    first: int | None
+
+    @property
+    def verdict(self) -> str:
+        """Whether it "does better": decided by the counts the table shows."""
+        return agreement(self.full > self.plain_full)
+
+
+@dataclass(frozen=True)
+class WPlus:
+    """The blog's W+ and W2 past m = 50."""
+
+    rows: list[Improved]
+    largest: int
+
+    @property
+    def glance(self) -> str:
+        return (
+            "; ".join(
+                f"{r.name.split(' ')[0]}: {r.full} of the {r.sides} sides 51–{self.largest} (the plain rule "
+                f"{r.plain_full}), our runs {r.verdict}"
+                for r in self.rows
+            )
+            + "."
+        )
+
+
+def blog_w_plus(data: StoreData) -> WPlus:
     reach = data.reach
     if "first" not in reach:
         raise MissingData("no board-size study")
     largest = max(r.sides[-1] for r in reach.values())
     plain = reach["first"].rate_between(51, largest)
-    rows: list[dict[str, Any]] = []
+    rows: list[Improved] = []
     for name, tie in (("W+ (Squirrel–Cull)", W_PLUS), ("W2 (second-level look-ahead)", W_TWO)):
         rule = reach.get(tie)
         if rule is None or plain is None:
             continue
-        rate = rule.rate_between(51, largest)
         both = [m for m in rule.sides if 51 <= m <= largest and m in reach["first"].outcomes]  # sides both ran
-        if rate is None or not both:
+        if rule.rate_between(51, largest) is None or not both:
             continue
-        full, plain_full = rule.full_sides(both), reach["first"].full_sides(both)
         rows.append(
-            {
-                "name": name,
-                "tie": tie,
-                "rate": rate,
-                "full": full,
-                "sides": len(both),
-                "plain": plain,
-                "plain_full": plain_full,
-                "failing": len(rule.failing),
-                "tested": len(rule.sides),
-                "first": rule.first_failure,
-                "verdict": "agree" if full > plain_full else "disagree",  # decided by the counts the table shows
-            }
+            Improved(
+                name=name,
+                full=rule.full_sides(both),
+                sides=len(both),
+                plain_full=reach["first"].full_sides(both),
+                failing=len(rule.failing),
+                tested=len(rule.sides),
+                first=rule.first_failure,
+            )
         )
     if not rows:
         raise MissingData("no runs of W+ or W2 past m = 50")
-    return {
-        "rows": rows,
-        "largest": largest,
-        "glance": "; ".join(
-            f"{r['name'].split(' ')[0]}: {r['full']} of the {r['sides']} sides 51–{largest} (the plain rule "
-            f"{r['plain_full']}), our runs {r['verdict']}"
-            for r in rows
+    return WPlus(rows, largest)
+
+
+@dataclass(frozen=True)
+class TieRate:
+    """One tie-break's runs on 8 x 8 and the share of them that are full."""
+
+    tie: str
+    meaning: str
+    summary: Summary
+    rate: float
+
+
+@dataclass(frozen=True)
+class Ties:
+    """The tie-breaks compared on 8 x 8; those run from all 64 starts ranked."""
+
+    comparison: list[TieRate]
+
+    @property
+    def everywhere(self) -> list[TieRate]:
+        return [c for c in self.comparison if c.summary.starts == 64]
+
+    @property
+    def best_rate(self) -> float:
+        return max(c.rate for c in self.everywhere)
+
+    @property
+    def best(self) -> list[TieRate]:
+        return [c for c in self.everywhere if c.rate == self.best_rate]
+
+    @property
+    def second_level(self) -> TieRate | None:
+        return next((c for c in self.everywhere if c.tie == W_TWO), None)
+
+    @property
+    def literature_w2(self) -> float:
+        return GANZFRIED_W2_ON_8X8
+
+    @property
+    def glance(self) -> str:
+        others = sorted((c for c in self.everywhere if c.rate < self.best_rate), key=lambda c: -c.rate)
+        return (
+            f"From all 64 starts: {' and '.join(c.tie for c in self.best)} ({self.best_rate:.0%} full); "
+            + ", ".join(f"{c.tie} {c.rate:.0%}" for c in others)
+            + "."
         )
-        + ".",
-    }
 
 
-def blog_ties(data: StoreData) -> dict[str, Any]:
-    comparison: list[dict[str, Any]] = []
+def blog_ties(data: StoreData) -> Ties:
+    comparison = []
     for tie in TIE_BREAKS:
         records = data.results.select("warnsdorff", 8, 8, tie=tie)
         if records:
-            comparison.append(
-                {
-                    "tie": tie,
-                    "meaning": TIE_BREAKS[tie],
-                    "summary": Summary.of(records),
-                    "rate": Summary.of(records).full / len(records),
-                }
-            )
-    everywhere = [c for c in comparison if c["summary"].starts == 64]
-    if not everywhere:
+            summary = Summary.of(records)
+            comparison.append(TieRate(tie, TIE_BREAKS[tie], summary, summary.full / len(records)))
+    ties = Ties(comparison)
+    if not ties.everywhere:
         raise MissingData("no tie-break run from every start of 8 x 8")
-    top = max(c["rate"] for c in everywhere)
-    best = [c for c in everywhere if c["rate"] == top]
-    others = sorted((c for c in everywhere if c["rate"] < top), key=lambda c: -c["rate"])
-    second_level = next((c for c in everywhere if c["tie"] == W_TWO), None)
-    return {
-        "comparison": comparison,
-        "second_level": second_level,
-        "literature_w2": GANZFRIED_W2_ON_8X8,
-        "best": best,
-        "best_rate": top,
-        "glance": f"From all 64 starts: {' and '.join(c['tie'] for c in best)} ({top:.0%} full); "
-        + ", ".join(f"{c['tie']} {c['rate']:.0%}" for c in others)
-        + ".",
-    }
+    return ties
 
 
 def _rectangles(results: Results) -> str:
@@ -265,14 +448,14 @@ def _rectangles(results: Results) -> str:
     )
 
 
-def _every_start(results: Results) -> list[dict[str, Any]]:
+def _every_start(results: Results) -> list[EveryStart]:
     """For square boards run from every start: the share of starts from which each rule finds a full tour."""
     rows: dict[int, dict[str, list[bool]]] = {}
     for record in results.select("warnsdorff"):
         if record.n == record.m and record.params["tie"] in ("first", "lookahead-min", "lookahead-sum", "roth"):
             rows.setdefault(record.n, {}).setdefault(record.params["tie"], []).append(record.full)
     return [
-        {"side": side, "starts": side * side, "shares": {tie: sum(runs) / len(runs) for tie, runs in by_tie.items()}}
+        EveryStart(side, {tie: sum(runs) / len(runs) for tie, runs in by_tie.items()})
         for side, by_tie in sorted(rows.items())
         if all(len(runs) == side * side for runs in by_tie.values()) and len(by_tie) == 4
     ]

@@ -15,7 +15,18 @@ from knight.engine.diagrams import heat_map_svg
 from knight.report.reach import Reach, reach_by_rule
 from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
 
-__all__ = ["Answer", "StoreData", "count_of", "count_words", "reached_map", "start_grid"]
+__all__ = [
+    "Answer",
+    "OneTour",
+    "StoreData",
+    "agreement",
+    "count_of",
+    "count_words",
+    "full_or_partial",
+    "reached_map",
+    "start_grid",
+    "yes_no",
+]
 
 
 class Answer(Protocol):
@@ -74,3 +85,33 @@ def count_of(part: int, whole: int, noun: str) -> str:
 def count_words(number: int, noun: str) -> str:
     """``no full tour``, ``1 full tour``, ``3 full tours``."""
     return f"no {noun}" if number == 0 else f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+def yes_no(answer: bool) -> str:
+    """``Yes`` or ``No``, as an answer opens in the glance table and in its section."""
+    return "Yes" if answer else "No"
+
+
+def full_or_partial(full: bool) -> str:
+    """What a tour is, as the glance and the section call it."""
+    return "full" if full else "partial"
+
+
+class OneTour:
+    """What an answer about one tour says of it, in its glance and its section alike: ``answer`` (Yes: it is
+    full) and ``kind`` (full or partial). A base for the dataclasses of such answers, which give ``full``."""
+
+    full: bool
+
+    @property
+    def answer(self) -> str:
+        return yes_no(self.full)
+
+    @property
+    def kind(self) -> str:
+        return full_or_partial(self.full)
+
+
+def agreement(agree: bool) -> str:
+    """Our runs' verdict on a document's claim: ``agree`` or ``disagree`` (the template's verdict macro styles it)."""
+    return "agree" if agree else "disagree"

@@ -11,7 +11,7 @@ import numpy as np
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import heat_map_svg, tour_svg
-from knight.report.answers.common import StoreData, count_words, reached_map, start_grid
+from knight.report.answers.common import StoreData, count_words, reached_map, start_grid, yes_no
 from knight.report.charts import distributions_svg
 from knight.report.records import Summary
 
@@ -178,7 +178,7 @@ class Heuristic:
     @property
     def answer(self) -> str:
         """Yes or No: the heuristic's tour from (0, 0) is full (the glance and the section open with it)."""
-        return "Yes" if self.corner.full else "No"
+        return yes_no(self.corner.full)
 
     @property
     def glance(self) -> str:

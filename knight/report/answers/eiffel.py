@@ -13,7 +13,7 @@ from knight.engine.diagrams import heat_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, structured_moves
 from knight.engine.theory import Verdict, colour_counts, open_tour_verdict
 from knight.errors import MissingData
-from knight.report.answers.common import StoreData, count_of
+from knight.report.answers.common import StoreData, agreement, count_of
 from knight.report.records import TourRecord
 from knight.report.text import board_text
 from knight.tasks import removed_squares
@@ -402,7 +402,7 @@ class Corners:
     @property
     def verdict(self) -> str:
         """Whether our runs agree that no journey exists for even n: none was counted on an even board."""
-        return "agree" if all(b.total == 0 for b in self.boards if not b.odd) else "disagree"
+        return agreement(all(b.total == 0 for b in self.boards if not b.odd))
 
     @property
     def glance(self) -> str:

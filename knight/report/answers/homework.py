@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import starts_map_svg, tour_svg
-from knight.report.answers.common import StoreData, reached_map
+from knight.report.answers.common import OneTour, StoreData, reached_map, yes_no
 from knight.report.questions import questions
 from knight.report.records import Summary
 from knight.report.text import board_text
@@ -44,7 +44,7 @@ class Partial:
 
 
 @dataclass(frozen=True)
-class Program:
+class Program(OneTour):
     """The program's output on 5 x 5: the numbered array from (0, 0), and one from a start that fails."""
 
     full_array: list[list[int]]
@@ -52,11 +52,6 @@ class Program:
     length: int
     partial: Partial | None
     failures: int
-
-    @property
-    def kind(self) -> str:
-        """``full`` or ``partial``: the tour from (0, 0), as the glance and the section call it."""
-        return "full" if self.full else "partial"
 
     @property
     def glance(self) -> str:
@@ -136,7 +131,7 @@ class BoardTours:
             else ("all closed" if s.closed == s.full else f"{s.closed} closed, the rest open")
         )
         return (
-            f"{'Yes' if self.always else 'No'}: {s.full} of {s.runs}; {kinds}; "
+            f"{yes_no(self.always)}: {s.full} of {s.runs}; {kinds}; "
             f"{s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
             + (f"; from all {self.everywhere.runs} starts {self.everywhere.full}" if self.sampled else "")
             + "."
