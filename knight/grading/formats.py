@@ -15,6 +15,12 @@ The formats (:data:`FORMATS`):
 
 Lines of prose around the data (a program's messages) are ignored. Every failure to read is an
 :class:`Unreadable` whose message says why and what would fix it.
+
+A submission is untrusted, so nothing it declares is allocated or computed before it is checked against
+the bounds: at most :data:`MAX_BYTES` read (from a regular file only, :mod:`knight.grading.files`), a
+number of at most :data:`MAX_DIGITS` digits, a board of at most :data:`MAX_BOARD_SQUARES` squares (checked
+on the sizes before any :class:`~knight.engine.Board` is made), JSON nested at most :data:`MAX_JSON_DEPTH`
+deep and holding integers only (no ``Infinity``, ``NaN`` or fractions).
 """
 
 from __future__ import annotations
@@ -24,14 +30,19 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import Square, is_knight_move
 from knight.errors import Unreadable
+from knight.grading.files import read_regular
 
 __all__ = [
     "FORMATS",
     "MAX_BYTES",
+    "MAX_BOARD_SQUARES",
+    "MAX_DIGITS",
+    "MAX_JSON_DEPTH",
     "Submission",
     "read_file",
     "parse_bytes",
@@ -45,6 +56,14 @@ FORMATS = ("array", "pairs", "chess", "csv", "json")
 
 #: The largest file read, in bytes: a 400 × 400 array fits; a bigger file is refused at once.
 MAX_BYTES = 2_000_000
+#: The largest board a submission may be on, in squares: more than a full tour that fits in
+#: :data:`MAX_BYTES` can number (every square takes two bytes at least; a 540 x 540 array is over 2 MB).
+MAX_BOARD_SQUARES = 300_000
+#: The most digits a number may have: a longer one is out of range on any board (and Python's int() of
+#: a long digit string is slow, and refused past 4,300 digits).
+MAX_DIGITS = 12
+#: How deep JSON may nest: ``knight tour --json`` nests 3 deep (the object, its squares, a square).
+MAX_JSON_DEPTH = 16
 
 
 @dataclass
@@ -65,16 +84,12 @@ class Submission:
     notes: list[str] = field(default_factory=list)
 
 
-def read_file(path: Path | str, *, board: Board | None = None, fmt: str | None = None) -> Submission:
-    """Read and parse one submission file (at most :data:`MAX_BYTES`)."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except IsADirectoryError:
-        raise Unreadable(f"{path} is a directory: give a file") from None
-    except OSError as error:
-        raise Unreadable(f"cannot open {path}: {error.strerror or error}; check the path and its permissions") from None
+def read_file(
+    path: Path | str, *, board: Board | None = None, fmt: str | None = None, follow: bool = True
+) -> Submission:
+    """Read and parse one submission file (a regular file, at most :data:`MAX_BYTES`; a FIFO or a device is
+    refused without blocking; with ``follow=False`` a link is refused too)."""
+    data = read_regular(path, MAX_BYTES, follow=follow)
     if len(data) > MAX_BYTES:
         raise Unreadable(
             f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
@@ -172,22 +187,30 @@ def _chess_tokens(lines: list[str]) -> list[tuple[str, int]]:
     return found
 
 
+def _number(token: str) -> int:
+    """``token`` (digits, maybe signed) as an int, refused past :data:`MAX_DIGITS` digits before converting."""
+    digits = len(token.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise Unreadable(
+            f"a number of {digits:,} digits ({token[:8]}…) is out of range; numbers are squares' counters "
+            "and coordinates, a few digits each"
+        )
+    return int(token)
+
+
 def _numeric_row(line: str) -> list[int | None] | None:
     """A line of the array as numbers (None for a dot), or None when it is not such a line."""
     cleaned = line.translate(_BORDER).strip()
     if not cleaned:
         return [] if line.strip() else None  # a border line (or nothing)
-    row: list[int | None] = []
+    tokens = []
     for token in _SEPARATORS.split(cleaned):
         if not token or (len(token) > 1 and set(token) <= set("-_=")):  # a piece of border
             continue
-        if token in (".", "-", "_", "*", ".."):
-            row.append(None)
-        elif _INT.fullmatch(token):
-            row.append(int(token))
-        else:
-            return None
-    return row
+        if token not in (".", "-", "_", "*", "..") and not _INT.fullmatch(token):
+            return None  # prose: nothing converted
+        tokens.append(token)
+    return [None if token in (".", "-", "_", "*", "..") else _number(token) for token in tokens]
 
 
 def _numeric_block(lines: list[str]) -> list[list[int | None]]:
@@ -235,7 +258,8 @@ def _read_array(text: str, board: Board | None) -> Submission:
             )
     zero_based = False
     if 0 in numbers and sorted(numbers) == list(range(size)):
-        path = [divmod(values.index(k), m) for k in range(size)]  # type: ignore[arg-type]
+        place = {value: index for index, value in enumerate(values)}  # one pass: values.index(k) is quadratic
+        path = [divmod(place[k], m) for k in range(size)]
         if _legal(path):
             zero_based = True
             notes.append("0-based counters (0…nm−1): read as a full tour")
@@ -288,7 +312,7 @@ def _legal(path: list[Square]) -> bool:
 
 
 def _read_pairs(text: str, board: Board | None) -> Submission:
-    pairs = [(int(a), int(b)) for a, b in _PAIR.findall(text)]
+    pairs = [(_number(a), _number(b)) for a, b in _PAIR.findall(text)]
     if len(pairs) < 2:
         rows = _numeric_block(text.splitlines())
         if not rows or any(len(row) != 2 or None in row for row in rows):
@@ -310,8 +334,8 @@ def _read_csv(text: str, board: Board | None) -> Submission:
     for number, line in enumerate(lines[header_at + 1 :], start=header_at + 2):
         fields = [part.strip().strip('"') for part in line.split(",")]
         try:
-            step = int(fields[s_at]) if s_at is not None else len(records)
-            records.append((step, int(fields[r_at]), int(fields[c_at])))
+            step = _integer(fields[s_at]) if s_at is not None else len(records)
+            records.append((step, _integer(fields[r_at]), _integer(fields[c_at])))
         except (ValueError, IndexError):
             raise Unreadable(
                 f"CSV line {number} is not 'step,row,col' numbers: {line.strip()[:40]!r}; fix or remove it"
@@ -320,6 +344,13 @@ def _read_csv(text: str, board: Board | None) -> Submission:
         raise Unreadable("the CSV table has a header but no squares; give one square a line")
     records.sort(key=lambda record: record[0])
     return _from_coordinates("csv", [(r, c) for _, r, c in records], board)
+
+
+def _integer(field: str) -> int:
+    """A CSV field as an int (ValueError when it is not one; :data:`MAX_DIGITS` at most)."""
+    if not _INT.fullmatch(field.strip()):
+        raise ValueError(field)
+    return _number(field.strip())
 
 
 def _read_chess(text: str, board: Board | None) -> Submission:
@@ -338,23 +369,54 @@ def _read_chess(text: str, board: Board | None) -> Submission:
     return Submission("chess", board, squares, list(range(1, len(squares) + 1)))
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise Unreadable(f"the JSON holds {name}, not a number; hand in knight tour --json's output unchanged")
+
+
+def _no_fraction(text: str) -> NoReturn:
+    raise Unreadable(f"the JSON holds the fraction {text[:20]}; rows, columns and the board are whole numbers")
+
+
+def _json_depth(text: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` before parsing it (the parser recurses)."""
+    depth = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            raise Unreadable(
+                f"the JSON nests more than {MAX_JSON_DEPTH} deep; hand in knight tour --json's output unchanged"
+            )
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _read_json(text: str, board: Board | None) -> Submission:
+    _json_depth(text)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_number, parse_float=_no_fraction, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise Unreadable(
             f"invalid JSON ({error.msg}, line {error.lineno}); hand in knight tour --json's output unchanged"
         ) from None
     if not isinstance(data, dict) or "squares" not in data or "board" not in data:
         raise Unreadable("the JSON has no 'board' and 'squares'; hand in knight tour --json's output unchanged")
-    try:
-        n, m = (int(x) for x in data["board"])
-        squares = [(int(r), int(c)) for r, c in data["squares"]]
-    except (TypeError, ValueError):
-        raise Unreadable(
-            "the JSON's 'board' or 'squares' is not numbers: board [n, m], squares [[row, col], …]"
-        ) from None
-    own = _board(n, m)
+    size, squares = data["board"], data["squares"]
+    if not (
+        isinstance(size, list)
+        and len(size) == 2
+        and all(map(_is_integer, size))
+        and isinstance(squares, list)
+        and all(isinstance(sq, list) and len(sq) == 2 and all(map(_is_integer, sq)) for sq in squares)
+    ):
+        raise Unreadable("the JSON's 'board' or 'squares' is not numbers: board [n, m], squares [[row, col], …]")
+    own = _board(size[0], size[1])  # the declared size is checked before any Board is made
+    squares = [(r, c) for r, c in squares]
     if not squares:
         raise Unreadable("the JSON's 'squares' is empty; hand in a tour")
     return Submission("json", own, squares, list(range(1, len(squares) + 1)), notes=["0-based squares"])
@@ -382,6 +444,12 @@ def _from_coordinates(fmt: str, pairs: list[tuple[int, int]], board: Board | Non
 
 
 def _board(n: int, m: int) -> Board:
+    """The board a submission declares or implies, refused over :data:`MAX_BOARD_SQUARES` before it is made."""
+    if n > 0 and m > 0 and n * m > MAX_BOARD_SQUARES:
+        raise Unreadable(
+            f"the board {n}x{m} has {n * m:,} squares; submissions are read on boards of at most "
+            f"{MAX_BOARD_SQUARES:,} (a full tour of more does not fit in {MAX_BYTES // 1_000_000} MB)"
+        )
     try:
         return Board(n, m)
     except InvalidInput as error:
@@ -403,9 +471,14 @@ def square_name(board: Board, square: Square) -> str:
 
 
 def parse_board(text: str) -> Board:
-    """A board given as ``N`` or ``NxM`` (the value of --board)."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*", text)
+    """A board given as ``N`` or ``NxM`` (the value of --board), of at most :data:`MAX_BOARD_SQUARES` squares."""
+    match = re.fullmatch(r"\s*(\d{1,9})\s*(?:[xX×]\s*(\d{1,9}))?\s*", text)
     if not match:
-        raise InvalidInput(f"--board takes N or NxM (e.g. 8 or 6x8), got {text!r}")
+        raise InvalidInput(f"--board takes N or NxM (e.g. 8 or 6x8), got {text[:40]!r}")
     n = int(match.group(1))
-    return Board(n, int(match.group(2)) if match.group(2) else n)
+    m = int(match.group(2)) if match.group(2) else n
+    if n * m > MAX_BOARD_SQUARES:
+        raise InvalidInput(
+            f"--board {n}x{m} has {n * m:,} squares; submissions are graded on boards of at most {MAX_BOARD_SQUARES:,}"
+        )
+    return Board(n, m)

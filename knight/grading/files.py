@@ -1,0 +1,142 @@
+"""A class's files on disk, read as untrusted: a hand-in or a rubric, and the entries of the class's folder.
+
+Nothing here blocks, streams forever or leaves the folder: a file is opened without blocking
+(``O_NONBLOCK``: a FIFO with no writer opens at once) and refused unless ``fstat`` says it is a regular
+file; at most ``limit + 1`` bytes are read, so the caller can tell a file that is too large; a folder's
+entries are looked at with ``lstat`` before anything is opened, and a link is followed only to a regular
+file inside the folder. Every refusal is an :class:`~knight.errors.Unreadable` whose message says why and
+what to do, or, for an entry of a folder, the reason it is skipped (its gradebook row says it).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from knight.errors import Unreadable
+
+__all__ = ["Entry", "read_regular", "entries", "display_name", "kind_of"]
+
+_KINDS = (
+    (stat.S_ISDIR, "a sub-directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words: 'a regular file', 'a FIFO (named pipe)', ..."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
+def read_regular(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file ``path`` (more than ``limit``: the file is too large).
+
+    A directory, a FIFO, a socket or a device is refused without reading (and without waiting for a
+    writer); with ``follow=False`` so is a link (the caller resolved it already)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= os.O_NOFOLLOW
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP and not follow:
+            raise Unreadable("the file became a link while it was read; grade it again") from None
+        if error.errno == errno.ENXIO:  # a socket, or a FIFO some systems refuse to open without blocking
+            raise Unreadable("not a regular file; give a text file") from None
+        raise Unreadable(f"cannot open {path}: {error.strerror or error}; check the path and its permissions") from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise Unreadable("a directory, not a file; give a file")
+        if not stat.S_ISREG(mode):
+            raise Unreadable(f"{kind_of(mode)}, not a regular file; give a text file")
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(descriptor, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise Unreadable(f"cannot read {path}: {error.strerror or error}; check the file and the disk") from None
+    finally:
+        os.close(descriptor)
+
+
+def display_name(name: str) -> str:
+    """A file name as it can be shown and written anywhere: bytes that are not UTF-8 as ``\\xNN``, control
+    characters escaped (a newline in a name would break a line of the gradebook)."""
+    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a class's folder: its shown name, the path to read, and why it is skipped (empty: grade it)."""
+
+    name: str
+    path: Path
+    skipped: str = ""
+
+
+def entries(directory: Path, *, exclude: Path | None = None) -> list[Entry]:
+    """Every entry directly in ``directory`` by name, hidden ones (a leading dot) and ``exclude`` left out.
+
+    A regular file is to be graded, and so is a link to a regular file inside the folder (read through the
+    path it resolves to); anything else is skipped with the reason: a sub-directory, a FIFO, a socket, a
+    device, a link to nothing, a link out of the folder."""
+    root = os.path.realpath(directory)
+    excluded = _identity(exclude) if exclude is not None else None
+    with os.scandir(directory) as scan:
+        found = sorted(scan, key=lambda item: item.name)
+    listed: list[Entry] = []
+    for item in found:
+        if item.name.startswith("."):
+            continue
+        path = Path(item.path)
+        try:
+            info = os.lstat(path)
+        except OSError as error:  # removed while the folder was read
+            listed.append(Entry(display_name(item.name), path, f"cannot be looked at: {error.strerror or error}"))
+            continue
+        if excluded is not None and (info.st_dev, info.st_ino) == excluded:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            listed.append(_link(item.name, path, root))
+        elif stat.S_ISREG(info.st_mode):
+            listed.append(Entry(display_name(item.name), path))
+        else:
+            listed.append(Entry(display_name(item.name), path, f"{kind_of(info.st_mode)}, not a regular file"))
+    return listed
+
+
+def _link(name: str, path: Path, root: str) -> Entry:
+    """A link in the folder: graded when it leads to a regular file inside the folder, else skipped."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return Entry(display_name(name), path, "a link to nothing (dangling)")
+    if os.path.commonpath([root, target]) != root or target == root:
+        return Entry(display_name(name), path, "a link to a file outside the folder, not graded")
+    if not stat.S_ISREG(mode):
+        return Entry(display_name(name), path, f"a link to {kind_of(mode)}, not a regular file")
+    return Entry(display_name(name), Path(target))
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
