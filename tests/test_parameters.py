@@ -41,7 +41,7 @@ def test_the_defaults_a_job_fills_in_are_the_ones_task_keys_were_made_with():
 
 
 def test_the_appendix_describes_each_parameter_as_before():
-    methods = {m["name"]: m["parameters"] for m in appendix_section()["methods"]}
+    methods = {m.name: m.parameters for m in appendix_section().methods}
     assert methods["warnsdorff"]["tie"] == f"tie-break: {', '.join(TIE_BREAKS)} (default first)"
     assert methods["warnsdorff"]["seed"] == "seed of the random tie-break (default 0)"
     assert methods["backtrack"]["budget"] == "most nodes to visit (default 50,000,000)"
@@ -86,8 +86,8 @@ def test_a_registered_tie_break_is_a_choice_everywhere(dummy_tie_break, tmp_path
             )
         )
     # the report's methods appendix lists it
-    warnsdorff = next(m for m in appendix_section()["methods"] if m["name"] == "warnsdorff")
-    assert dummy_tie_break in warnsdorff["parameters"]["tie"]
+    warnsdorff = next(m for m in appendix_section().methods if m.name == "warnsdorff")
+    assert dummy_tie_break in warnsdorff.parameters["tie"]
 
 
 def test_a_tie_break_is_registered_once(dummy_tie_break):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from knight.engine import HORIZONTAL, METHODS, VERTICAL
 from knight.engine.backtrack import ORDERINGS
 
-__all__ = ["GLOSSARY", "SOURCES", "appendix_section"]
+__all__ = ["GLOSSARY", "SOURCES", "Appendix", "MethodEntry", "appendix_section"]
 
 #: The technical terms the key uses, defined for a student.
 GLOSSARY: dict[str, str] = {
@@ -62,21 +62,38 @@ SOURCES: dict[str, str] = {
 }
 
 
-def appendix_section() -> dict[str, Any]:
+@dataclass(frozen=True)
+class MethodEntry:
+    """A method as the appendix lists it: its summary, its reference, and each parameter described."""
+
+    name: str
+    summary: str
+    reference: str
+    parameters: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Appendix:
+    """The appendix: the methods, the backtracking move orders, the move tables, the glossary and the sources."""
+
+    methods: list[MethodEntry]
+    orderings: dict[str, str]
+    horizontal: list[int]
+    vertical: list[int]
+    glossary: dict[str, str]
+    sources: dict[str, str]
+
+
+def appendix_section() -> Appendix:
     """The appendix: each method with its parameters as the method describes them (choices as registered now)."""
-    return {
-        "methods": [
-            {
-                "name": m.name,
-                "summary": m.summary,
-                "reference": m.reference,
-                "parameters": {name: p.describe() for name, p in m.parameters.items()},
-            }
+    return Appendix(
+        methods=[
+            MethodEntry(m.name, m.summary, m.reference, {name: p.describe() for name, p in m.parameters.items()})
             for m in METHODS.values()
         ],
-        "orderings": ORDERINGS,
-        "horizontal": list(HORIZONTAL),
-        "vertical": list(VERTICAL),
-        "glossary": GLOSSARY,
-        "sources": SOURCES,
-    }
+        orderings=ORDERINGS,
+        horizontal=list(HORIZONTAL),
+        vertical=list(VERTICAL),
+        glossary=GLOSSARY,
+        sources=SOURCES,
+    )
