@@ -398,9 +398,12 @@ def test_grade_the_example_class(tmp_path, capsys):
         capsys, "grade", tmp_path / "class", "--out", tmp_path / "out", "--board", "8", "--start", "0", "0"
     )
     assert status == 1  # peggy's file holds no tour
-    assert "skipped sub-directory late/" in err
+    assert "skipped late: a sub-directory" in err
     rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "gradebook.csv"))}
-    assert len(rows) == len(list(EXAMPLES.iterdir()))
+    assert len(rows) == len(list(EXAMPLES.iterdir())) + 1  # a row for the sub-directory, saying it was skipped
+    late = rows.pop("late")
+    assert late["verdict"] == "skipped" and "sub-directory" in late["note"]
+    assert not (tmp_path / "out" / "late.html").exists()
     assert rows["bob"]["copied-from"] == "carol" and rows["carol"]["copied-from"] == "bob"
     assert rows["peggy"]["verdict"] == "unreadable" and rows["peggy"]["note"]
     assert rows["alice"]["score"] == "100" and rows["ivan"]["first error step"] == "16"

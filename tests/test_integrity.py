@@ -12,37 +12,22 @@ import json
 import os
 import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
+from cli_helpers import knight_here, run_once
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from runner_helpers import knight, write_job
 
-from knight.cli import main
 from knight.store import Store, integrity
-
-
-class Ran:
-    """What an in-process `knight` command printed and its exit status."""
-
-    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
 
 
 @pytest.fixture
 def cli(capsys):
     """`knight ARGS --store STORE` run in this process (a subprocess costs a second of imports each)."""
-
-    def run(args: list[str], store: Path) -> Ran:
-        capsys.readouterr()
-        try:
-            main([*args, "--store", str(store)])
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 0
-        out, err = capsys.readouterr()
-        return Ran(code, out, err)
-
-    return run
+    return lambda args, store: knight_here(capsys, [*args, "--store", str(store)])
 
 
 JOB = """
@@ -88,21 +73,23 @@ FOUND_BY_VERIFY_ONLY = {"task definition edited"}
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory) -> tuple[Path, Path, str]:
     """A store with the tiny job run into it, the job file, and `knight results --json` of it."""
-    folder = tmp_path_factory.mktemp("clean")
-    store, job = folder / "clean.sqlite", write_job(folder, "tiny", JOB)
-    assert knight(["run", str(job)], store).returncode == 0
-    shown = knight(["results", "--json"], store)
-    assert shown.returncode == 0
-    return store, job, shown.stdout
+    return run_once(tmp_path_factory.mktemp("clean"), "tiny", JOB)
+
+
+def tampered(clean: tuple[Path, Path, str], folder: Path, case: str) -> Path:
+    """A copy of the clean store in ``folder`` damaged as TAMPERING[case] says."""
+    store = folder / "s.sqlite"
+    shutil.copy(clean[0], store)
+    with sqlite3.connect(store) as db:
+        db.execute(TAMPERING[case])
+    db.close()
+    return store
 
 
 @pytest.mark.parametrize("case", TAMPERING)
 def test_a_damaged_store_is_refused_named_and_repaired(clean, tmp_path, case, cli):
-    original, job, clean_results = clean
-    store = tmp_path / "s.sqlite"
-    shutil.copy(original, store)
-    with sqlite3.connect(store) as db:
-        db.execute(TAMPERING[case])
+    _, job, clean_results = clean
+    store = tampered(clean, tmp_path, case)
 
     readers = [["results"], ["results", "--json"], ["report", "--no-pdf", "--edition", "key", "--out", str(tmp_path)]]
     for command in readers if case not in FOUND_BY_VERIFY_ONLY else []:
@@ -127,12 +114,30 @@ def test_a_damaged_store_is_refused_named_and_repaired(clean, tmp_path, case, cl
         assert cli(["results", "--json"], store).stdout == clean_results
 
 
-def test_a_run_recomputes_results_that_have_gone_without_being_asked(clean, tmp_path, cli):
-    original, job, clean_results = clean
-    store = tmp_path / "s.sqlite"
-    shutil.copy(original, store)
+#: Damage a run would not undo by itself: it refuses the store, as readers do (a run recomputes missing results).
+REFUSED_BY_RUN = {"full flipped", "closed flipped", "length changed", "key changed", "census count changed"}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_BY_RUN))
+def test_a_run_refuses_a_damaged_store_and_says_how_to_repair_it(clean, tmp_path, case, cli):
+    job, store = clean[1], tampered(clean, tmp_path, case)
     with sqlite3.connect(store) as db:
-        db.execute(TAMPERING["tour rows deleted"])
+        runs = db.execute("SELECT count(*) FROM runs").fetchone()
+    for command in (["run", str(job)], ["census", "5"]):
+        refused = cli(command, store)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, (command, refused.stderr)
+        assert "is damaged" in refused.stderr and "knight verify --repair" in refused.stderr, refused.stderr
+        assert "nothing to run" not in refused.stdout + refused.stderr
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT count(*) FROM runs").fetchone() == runs  # no run recorded over it
+    assert cli(["verify", "--repair"], store).returncode == 1
+    assert cli(["run", str(job)], store).returncode == 0  # repaired: the run recomputes what was dropped
+    assert cli(["verify"], store).returncode == 0
+
+
+def test_a_run_recomputes_results_that_have_gone_without_being_asked(clean, tmp_path, cli):
+    _, job, clean_results = clean
+    store = tampered(clean, tmp_path, "tour rows deleted")
     ran = knight(["run", str(job)], store)
     assert ran.returncode == 0 and "5 run now" in ran.stderr + ran.stdout
     assert cli(["verify"], store).returncode == 0
@@ -220,3 +225,41 @@ def test_a_workers_checksum_is_the_stored_rows_and_a_wrong_one_is_found(tmp_path
     done = cli(["verify"], store)
     assert done.returncode != 0 and count_task.key in done.stdout + done.stderr
     assert tour_task.key not in done.stdout + done.stderr
+
+
+#: Each kind of damage the cases above make, aimed at a row the test chooses (``{row}``; rows past the end
+#: of a table damage nothing), so that a mix of them can hit one task twice.
+DAMAGE = {
+    "tour row deleted": "DELETE FROM tours WHERE rowid = {row}",
+    "full flipped": "UPDATE tours SET full = 1 - full WHERE rowid = {row}",
+    "closed flipped": "UPDATE tours SET closed = 1 - closed WHERE rowid = {row}",
+    "length changed": "UPDATE tours SET length = length - 1 WHERE rowid = {row}",
+    "key changed": "UPDATE tours SET key_symmetric = 'x' || key_symmetric WHERE rowid = {row}",
+    "a byte of a path flipped": "UPDATE tours SET moves = substr(moves, 1, 3) || X'07' || substr(moves, 5) "
+    "WHERE rowid = {row}",
+    "census count changed": "UPDATE counts SET tours = tours + 2 WHERE rowid = {row}",
+    "census row deleted": "DELETE FROM counts WHERE rowid = {row}",
+    "checksum changed": "UPDATE results SET checksum = 'x' WHERE rowid = {row}",
+    "task definition edited": 'UPDATE tasks SET params = \'{{"tie": "random"}}\' WHERE rowid = {row}',
+    "tours dropped": "DROP TABLE IF EXISTS tours",
+    "counts dropped": "DROP TABLE IF EXISTS counts",
+    "job_tasks dropped": "DROP TABLE IF EXISTS job_tasks",
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=st.lists(st.tuples(st.sampled_from(sorted(DAMAGE)), st.integers(1, 70)), min_size=1, max_size=6))
+def test_one_repair_leaves_a_sound_store_whatever_the_mix_of_damage(clean, cli, damage):
+    """`knight verify --repair` once, then `knight verify` passes: no damage hides another from the repair (a
+    changed result on a task whose definition was edited too; a dropped table over any other damage)."""
+    original, _, _ = clean
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder) / "s.sqlite"
+        shutil.copy(original, store)
+        with sqlite3.connect(store) as db:
+            for kind, row in sorted(damage, key=lambda hit: "dropped" in hit[0]):  # a table last: its rows first
+                db.execute(DAMAGE[kind].format(row=row))
+        repaired = cli(["verify", "--repair"], store)
+        assert repaired.returncode in (0, 1) and "Traceback" not in repaired.stderr, repaired.stderr
+        after = cli(["verify"], store)
+        assert after.returncode == 0, (damage, repaired.stdout, after.stdout)

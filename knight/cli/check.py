@@ -45,19 +45,24 @@ def check(
     """Check one student's submission and say what it is.
 
     The verdict, the first illegal step, repeated and unvisited squares, the lowest-degree rule, which
-    of our methods reproduces it, and whether it is the assigned exercise. Exit status: 0 a full tour; 1 readable but not a full tour; 2 unreadable (one line says why).
+    of our methods reproduces it, and whether it is the assigned exercise. FILE must be a regular file (a
+    FIFO or a device is refused at once, never waited on) of at most 2 MB; nothing it declares (a board's
+    size, a number's digits, JSON's nesting) is taken before it is checked against the bounds. Exit status:
+    0 a full tour; 1 readable but not a full tour; 2 unreadable, or a bad --board or --start (a negative
+    start, or one off the assigned board): one line says why.
     """
-    from knight.grading.check import FULL
+    from knight.grading.check import FULL, assigned_start
     from knight.grading.check import check as check_submission
     from knight.grading.formats import Unreadable, parse_board, read_file
 
     assigned = parse_board(board) if board else None
+    square = assigned_start(start, assigned)
     try:
         submission = read_file(file, board=assigned, fmt=format)
     except Unreadable as error:
         typer.echo(f"knight: error: {file}: {error}", err=True)
         return EXIT_BAD_INPUT
-    result = check_submission(submission, board=assigned, start=(start[0], start[1]) if start else None)
+    result = check_submission(submission, board=assigned, start=square)
     if as_json:
         print_json(result.to_dict())
     else:

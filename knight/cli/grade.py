@@ -1,4 +1,4 @@
-"""`knight grade DIR --out DIR2`: check every submission of a class, write a gradebook and feedback (issue 13)."""
+"""`knight grade DIR --out DIR2`: check every submission of a class, write a gradebook and feedback (issues 13, 26)."""
 
 from __future__ import annotations
 
@@ -36,12 +36,23 @@ def grade(
 ) -> int:
     """Grade a class: check every submission, write a gradebook and a feedback page per student.
 
-    Every file directly in DIRECTORY is checked (sub-directories are skipped); OUT/gradebook.csv gets a
-    row per file and OUT/STUDENT.html (and .pdf with --pdf) the feedback. Exit status: 0 every file was read; 1 some could not be (their rows say why); 2 bad arguments.
+    Every entry directly in DIRECTORY gets a row of OUT/gradebook.csv (hidden ones are left out): a regular
+    file, or a link to one inside DIRECTORY, is read and checked, and OUT/STUDENT.html (and .pdf with
+    --pdf) gets its feedback; anything else is never opened and its row says why it was skipped (a
+    sub-directory, a FIFO, a socket, a device, a link to nothing or out of DIRECTORY). A cell a spreadsheet
+    would run as a formula starts with a quote. OUT is locked while grade writes it: a second grader into
+    the same OUT stops. Exit status: 0 every entry was graded; 1 some file could not be read or some entry
+    was skipped (their rows say why); 2 bad arguments (no such directory, an empty or unusable --out, OUT
+    in use by another grader, a bad --board, --start or rubric) or a disk that cannot be written (full,
+    read-only), said in one line; 130 interrupted (the gradebook keeps the rows done).
     """
+    from knight.grading.check import assigned_start
+    from knight.grading.files import entries
     from knight.grading.formats import parse_board
-    from knight.grading.gradebook import grade_directory, load_rubric, submission_files
+    from knight.grading.gradebook import grade_directory, load_rubric
 
+    if not out.strip():
+        fail("--out is empty; give the folder to write the gradebook and the feedback pages to")
     source = Path(directory)
     if not source.is_dir():
         fail(f"{directory} is not a directory; give the directory of submissions")
@@ -49,48 +60,52 @@ def grade(
     if target.resolve() == source.resolve():
         fail("--out must not be the submissions' directory; give another directory")
     assigned = parse_board(board) if board else None
+    square = assigned_start(start, assigned)
     scores = load_rubric(rubric)
-    files, skipped = submission_files(source)
-    for name in skipped:
-        info(quiet, f"skipped sub-directory {name}/ (only files directly in {directory} are graded)")
     try:
-        target.mkdir(parents=True, exist_ok=True)
+        listing = entries(source, exclude=target)
     except OSError as error:
-        fail(f"cannot create {out}: {error.strerror or error}")
+        fail(f"cannot read the directory {directory}: {(error.strerror or str(error)).lower()}; check its permissions")
+    for entry in listing:
+        if entry.skipped:
+            info(quiet, f"skipped {entry.name}: {entry.skipped}")
     from rich.console import Console
     from rich.progress import Progress
 
     console = Console(stderr=True)  # progress on stderr, on a terminal only (a log file gets no bar)
     with Progress(console=console, disable=quiet or not console.is_terminal) as bar:
-        grading = bar.add_task("grading", total=len(files))
+        grading = bar.add_task("grading", total=len(listing))
         batch = grade_directory(
             source,
             target,
             board=assigned,
-            start=(start[0], start[1]) if start else None,
+            start=square,
             rubric=scores,
             pdf=pdf,
-            files=files,
+            listing=listing,
             on_done=lambda row: bar.advance(grading),
         )
-    full = sum(row.result is not None and row.result.verdict == "full" for row in batch.rows)
-    copied = sum(bool(row.copied_from) for row in batch.rows)
+    read = [row for row in batch.rows if not row.skipped]
+    full = sum(row.result is not None and row.result.verdict == "full" for row in read)
+    copied = sum(row.copied_count > 0 for row in read)
+    status = EXIT_SOME_UNREADABLE if batch.unreadable or batch.skipped else EXIT_ALL_READ
     if as_json:
         print_json(
             {
                 "directory": str(source),
                 "out": str(target),
                 "gradebook": str(target / "gradebook.csv"),
-                "submissions": len(batch.rows),
+                "submissions": len(read),
                 "full_tours": full,
                 "unreadable": batch.unreadable,
                 "copied": copied,
-                "skipped": list(skipped),
+                "skipped": list(batch.skipped),
             }
         )
-        return EXIT_SOME_UNREADABLE if batch.unreadable else EXIT_ALL_READ
+        return status
     typer.echo(
-        f"{len(batch.rows)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
-        f"{copied} flagged as copied; wrote {target / 'gradebook.csv'} and {len(batch.rows)} feedback pages"
+        f"{len(read)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
+        f"{copied} flagged as copied, {len(batch.skipped)} other entries skipped; wrote {target / 'gradebook.csv'} "
+        f"and {len(read)} feedback pages"
     )
-    return EXIT_SOME_UNREADABLE if batch.unreadable else EXIT_ALL_READ
+    return status

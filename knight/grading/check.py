@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from knight.engine import Board, InvalidInput
 from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
 from knight.engine.tour import Tour
-from knight.grading.formats import Submission, square_name
+from knight.grading.formats import MAX_BOARD_SQUARES, Submission, square_name
 
-__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "check"]
+__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "check", "assigned_start"]
 
 #: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
 SEEDS = range(100)
@@ -126,6 +126,26 @@ class Check:
             "assigned_note": self.assigned_note,
             "advice": self.advice(),
         }
+
+
+def assigned_start(start: tuple[int, int] | None, board: Board | None = None) -> Square | None:
+    """The assigned start square (--start ROW COL), refused when it is off the assigned ``board``, negative, or
+    on no board a submission may be on (over :data:`~knight.grading.formats.MAX_BOARD_SQUARES` squares)."""
+    if start is None:
+        return None
+    row, col = start
+    if row < 0 or col < 0:
+        raise InvalidInput(f"--start {row} {col} is off the board: rows and columns count from 0")
+    if board is not None and not board.contains((row, col)):
+        raise InvalidInput(
+            f"--start {row} {col} is off the assigned {board} board; give a row from 0 to {board.n - 1} "
+            f"and a column from 0 to {board.m - 1}"
+        )
+    if (row + 1) * (col + 1) > MAX_BOARD_SQUARES:
+        raise InvalidInput(
+            f"--start {row} {col} is on no board of at most {MAX_BOARD_SQUARES:,} squares (the largest graded)"
+        )
+    return row, col
 
 
 def check(

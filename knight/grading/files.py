@@ -115,6 +115,10 @@ def entries(directory: Path, *, exclude: Path | None = None) -> list[Entry]:
             listed.append(_link(item.name, path, root))
         elif stat.S_ISREG(info.st_mode):
             listed.append(Entry(display_name(item.name), path))
+        elif stat.S_ISDIR(info.st_mode):
+            listed.append(
+                Entry(display_name(item.name), path, "a sub-directory (only files directly in the folder are graded)")
+            )
         else:
             listed.append(Entry(display_name(item.name), path, f"{kind_of(info.st_mode)}, not a regular file"))
     return listed

@@ -1,9 +1,21 @@
-"""Grading a class: every file of a directory checked, a gradebook CSV and a feedback page each.
+"""Grading a class: every entry of a directory checked, a gradebook CSV and a feedback page each.
 
-A thin layer over :mod:`knight.grading.formats` and :mod:`knight.grading.check`. Files are written as
-each submission is done (``gradebook.csv`` row by row, flushed; each page atomically), so an
-interrupted batch keeps everything already written; at the end the gradebook is written again with
-the *copied-from* column filled in (tours equal up to reversal and the board's symmetries).
+A thin layer over :mod:`knight.grading.formats` (reading), :mod:`knight.grading.check` (checking),
+:mod:`knight.grading.files` (the class's folder, read as untrusted) and :mod:`knight.grading.output`
+(OUT: locked for the run, each file replaced atomically without following a link).
+
+Every entry of the folder gets a row (hidden ones, whose names start with a dot, are left out): a
+regular file, or a link to one inside the folder, is read and checked — one that cannot be read (empty,
+binary, over 2 MB, no tour in it, a declared board too large) gets the row ``unreadable`` and the reason;
+anything else is ``skipped`` with the reason (a sub-directory, a FIFO, a socket, a device, a link to
+nothing, a link out of the folder), and is never opened. One file costs its own row only.
+
+Each page is written as its submission is done; ``gradebook.csv`` when the batch ends, with the
+*copied-from* column filled in (tours equal up to reversal and the board's symmetries), or when it is
+interrupted (Ctrl-C), with the rows done so far. A killed batch leaves the previous gradebook as it was
+and no half-written file that a later run could take for output. Every cell a spreadsheet would evaluate
+(starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: OWASP's CSV-injection rule) is
+written with a leading ``'``, so that it is read as text.
 
 The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
 
@@ -16,19 +28,20 @@ The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
   ``--board``/``--start`` (0: said in the note, not penalised).
 
 Copied: submissions whose paths are equal up to reversal and the board's symmetries are flagged with
-each other's names — unless every one of them is exactly what one of our methods makes from its start
-(students who all ran Warnsdorff's rule with ties by move order from the assigned square hand in the
-same tour honestly).
+each other's names (the first :data:`COPIED_SHOWN`, and how many in all) — unless every one of them is
+exactly what one of our methods makes from its start (students who all ran Warnsdorff's rule with ties
+by move order from the assigned square hand in the same tour honestly).
 
-``--rubric FILE`` reads a TOML file with any of these keys at the top level or under ``[rubric]``.
+``--rubric FILE`` reads a TOML file (at most :data:`RUBRIC_BYTES`, a regular file) with any of these
+keys at the top level or under ``[rubric]``; each number finite, from 0 to :data:`RUBRIC_MAX`.
 """
 
 from __future__ import annotations
 
 import csv
 import html
-import os
-import tempfile
+import io
+import math
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -41,17 +54,22 @@ from knight.engine import Board, InvalidInput
 from knight.engine.board import Square
 from knight.engine.tour import symmetric_key as tour_symmetric_key
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
+from knight.grading.files import Entry, entries, read_regular
 from knight.grading.formats import Unreadable, read_file
+from knight.grading.output import Output
 
 __all__ = [
     "DEFAULT_RUBRIC",
     "COLUMNS",
+    "COPIED_SHOWN",
+    "RUBRIC_BYTES",
+    "RUBRIC_MAX",
     "load_rubric",
     "score",
     "symmetric_key",
+    "spreadsheet_safe",
     "Row",
     "Batch",
-    "submission_files",
     "grade_directory",
     "grade_file",
     "feedback_html",
@@ -67,6 +85,12 @@ DEFAULT_RUBRIC: dict[str, float | bool] = {
     "wrong_exercise_penalty": 0,
     "partial_credit": True,
 }
+#: The largest rubric file read (a rubric is a few lines of TOML).
+RUBRIC_BYTES = 16_000
+#: The largest number a rubric may give (points or a penalty); 0 is the smallest.
+RUBRIC_MAX = 1000
+#: How many of the students who handed in the same tour a row names (the count says how many in all).
+COPIED_SHOWN = 5
 
 COLUMNS = [
     "student",
@@ -91,18 +115,34 @@ def load_rubric(path: Path | str | None) -> dict[str, float | bool]:
     if path is None:
         return rubric
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
+        data = read_regular(path, RUBRIC_BYTES)
+    except Unreadable as error:
         raise InvalidInput(f"cannot read the rubric {path}: {error}") from None
+    if len(data) > RUBRIC_BYTES:
+        raise InvalidInput(f"the rubric {path} is larger than {RUBRIC_BYTES // 1000} kB; a rubric is a few lines")
+    try:
+        parsed = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidInput(f"the rubric {path} is not UTF-8 text; write it as plain TOML") from None
     except tomllib.TOMLDecodeError as error:
         raise InvalidInput(f"the rubric {path} is not valid TOML: {error}") from None
-    data = data.get("rubric", data)
-    for key, value in data.items():
+    except RecursionError:  # tomllib recurses into nested arrays; a rubric has none
+        raise InvalidInput(
+            f"the rubric {path} nests arrays or tables too deep; a rubric is key = number lines"
+        ) from None
+    section = parsed.get("rubric", parsed)
+    if not isinstance(section, dict):
+        raise InvalidInput(f"the rubric {path}'s 'rubric' is not a table; write [rubric] and key = number lines")
+    for key, value in section.items():
         if key not in DEFAULT_RUBRIC:
             raise InvalidInput(f"the rubric {path} has an unknown key {key!r}; keys: {', '.join(DEFAULT_RUBRIC)}")
-        wanted = bool if key == "partial_credit" else (int, float)
-        if not isinstance(value, wanted) or (wanted is not bool and isinstance(value, bool)):
-            raise InvalidInput(f"the rubric's {key!r} must be {'true or false' if wanted is bool else 'a number'}")
+        if key == "partial_credit":
+            if not isinstance(value, bool):
+                raise InvalidInput(f"the rubric {path}'s {key!r} must be true or false")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InvalidInput(f"the rubric {path}'s {key!r} must be a number from 0 to {RUBRIC_MAX}")
+        elif not (math.isfinite(value) and 0 <= value <= RUBRIC_MAX):
+            raise InvalidInput(f"the rubric {path}'s {key!r} is {value}; give a number from 0 to {RUBRIC_MAX}")
         rubric[key] = value
     return rubric
 
@@ -134,9 +174,20 @@ def symmetric_key(result: Check) -> str | None:
     return tour_symmetric_key(board, np.array([board.index(square) for square in squares], dtype=np.int64))
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` as a spreadsheet reads it as text: with a leading ``'`` when it starts like a formula (OWASP)."""
+    return "'" + cell if cell.startswith(_FORMULA) else cell
+
+
 @dataclass
 class Row:
-    """One gradebook row, with the check behind it (None for an unreadable file)."""
+    """One gradebook row, with the check behind it (None for an unreadable file or a skipped entry).
+
+    ``skipped`` says why an entry was not read at all (empty for a file that was); ``copied_from`` names
+    the first :data:`COPIED_SHOWN` students with the same tour, ``copied_count`` how many there are."""
 
     student: str
     file: str
@@ -144,9 +195,14 @@ class Row:
     note: str = ""
     copied_from: list[str] = field(default_factory=list)
     score: float = 0.0
+    skipped: str = ""
+    copied_count: int = 0
 
     def cells(self) -> list[str]:
+        """The row's cells as the gradebook shows them (before :func:`spreadsheet_safe`)."""
         r = self.result
+        if self.skipped:
+            return [self.student, self.file, "", "", "skipped", "", "", "", "", "", "", "", self.skipped]
         if r is None:
             return [self.student, self.file, "", "", "unreadable", "", "", "", "", "", "", "0", self.note]
         return [
@@ -160,10 +216,17 @@ class Row:
             "" if r.first_error_step is None else str(r.first_error_step),
             _rule_cell(r),
             r.reproduced_by or "",
-            " ".join(self.copied_from),
+            self.copied_text(),
             f"{self.score:g}",
             self.note,
         ]
+
+    def copied_text(self) -> str:
+        """The students with the same tour: all of them, or the first few and how many in all."""
+        names = ", ".join(self.copied_from)
+        if self.copied_count > len(self.copied_from):
+            return f"same tour as {self.copied_count:,} others: {names} …"
+        return names
 
 
 def _rule_cell(result: Check) -> str:
@@ -184,21 +247,8 @@ class Batch:
 
     @property
     def unreadable(self) -> int:
-        return sum(row.result is None for row in self.rows)
-
-
-def submission_files(directory: Path) -> tuple[list[Path], list[str]]:
-    """The files directly in ``directory`` (sorted; hidden files left out) and the sub-directories skipped."""
-    files: list[Path] = []
-    skipped: list[str] = []
-    for path in sorted(directory.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_dir():
-            skipped.append(path.name)
-        else:
-            files.append(path)
-    return files, skipped  # type: ignore[return-value]
+        """Files that were read but could not be understood (skipped entries not counted)."""
+        return sum(row.result is None and not row.skipped for row in self.rows)
 
 
 def grade_directory(
@@ -209,47 +259,71 @@ def grade_directory(
     start: Square | None = None,
     rubric: dict[str, float | bool] | None = None,
     pdf: bool = False,
-    files: list[Path] | None = None,
+    listing: list[Entry] | None = None,
     on_done: Callable[[Row], None] | None = None,
 ) -> Batch:
-    """Check every file directly in ``directory``; write ``out/gradebook.csv`` and ``out/<student>.html``."""
+    """Check every entry directly in ``directory`` (or ``listing``, from :func:`~knight.grading.files.entries`);
+    write ``out/gradebook.csv`` and ``out/<student>.html``, holding ``out`` against other graders."""
     rubric = rubric or dict(DEFAULT_RUBRIC)
-    skipped: list[str] = []
-    if files is None:
-        files, skipped = submission_files(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    rows: list[Row] = []
-    book = out / "gradebook.csv"
-    with open(book, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(COLUMNS)
+    with Output(out) as target:
+        if listing is None:
+            listing = entries(directory, exclude=out)
+        rows: list[Row] = []
         students: set[str] = set()
-        for path in files:
-            row = grade_file(path, board=board, start=start, rubric=rubric)
-            if row.student in students:  # alice.txt and alice.csv: the second is named by its file
-                row.student = path.name
-            students.add(row.student)
-            rows.append(row)
-            writer.writerow(row.cells())
-            handle.flush()
-            write_feedback(row, out, pdf=pdf)
-            if on_done is not None:
-                on_done(row)
+        try:
+            for entry in listing:
+                row = (
+                    Row(Path(entry.name).stem, entry.name, None, skipped=entry.skipped)
+                    if entry.skipped
+                    else grade_file(entry.path, board=board, start=start, rubric=rubric, name=entry.name, follow=False)
+                )
+                row.student = _unique(row.student, entry.name, students)
+                rows.append(row)
+                if not row.skipped:
+                    write_feedback(row, target, pdf=pdf)
+                if on_done is not None:
+                    on_done(row)
+        except KeyboardInterrupt:
+            target.write("gradebook.csv", _csv_text(rows))  # an interrupted batch keeps the rows it did
+            raise
+        for row in _flag_copies(rows, rubric):
+            write_feedback(row, target, pdf=pdf)
+        target.write("gradebook.csv", _csv_text(rows))
+    return Batch(rows, [row.file for row in rows if row.skipped])
+
+
+def _unique(student: str, file: str, taken: set[str]) -> str:
+    """A student name no other row has (alice.txt and alice.csv: the second is named by its file)."""
+    name = student if student not in taken else file
+    number = 2
+    while name in taken:
+        name, number = f"{file}~{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def _flag_copies(rows: list[Row], rubric: dict[str, float | bool]) -> list[Row]:
+    """Mark the rows whose tours are the same up to symmetry (see the module's docstring); return them.
+
+    Each row keeps the first few names only: listing every other student in every row made a class of
+    10,000 copies of one tour write a 681 MB gradebook."""
     groups: dict[str, list[Row]] = {}
     for row in rows:
         key = symmetric_key(row.result) if row.result is not None and row.result.length > 1 else None
         if key is not None:
             groups.setdefault(key, []).append(row)
+    flagged: list[Row] = []
     for group in groups.values():
         made_by = {row.result.reproduced_by for row in group if row.result is not None}
         if len(group) > 1 and not (len(made_by) == 1 and None not in made_by):  # one method's output: expected
             for row in group:
-                row.copied_from = [other.student for other in group if other is not row]
+                row.copied_from = [other.student for other in group[: COPIED_SHOWN + 1] if other is not row]
+                row.copied_from = row.copied_from[:COPIED_SHOWN]
+                row.copied_count = len(group) - 1
                 assert row.result is not None
                 row.score = score(row.result, rubric, copied=True)
-                write_feedback(row, out, pdf=pdf)
-    _write_atomic(book, _csv_text(rows))
-    return Batch(rows, skipped)
+                flagged.append(row)
+    return flagged
 
 
 def grade_file(
@@ -258,17 +332,24 @@ def grade_file(
     board: Board | None = None,
     start: Square | None = None,
     rubric: dict[str, float | bool] | None = None,
+    name: str | None = None,
+    follow: bool = True,
 ) -> Row:
-    """One row of the gradebook: the file read and checked, or the reason it could not be."""
-    student = path.stem
+    """One row of the gradebook: the file read and checked, or the reason it could not be.
+
+    ``name`` is the file's name as shown (a link's own name, not its target's; see
+    :func:`~knight.grading.files.display_name`); the student is that name without its extension. With
+    ``follow=False`` a link is refused (a folder's listing resolved it already)."""
+    shown = name if name is not None else path.name
+    student = Path(shown).stem
     try:
-        submission = read_file(path, board=board)
+        submission = read_file(path, board=board, follow=follow)
     except Unreadable as error:
-        return Row(student, path.name, None, note=str(error))
+        return Row(student, shown, None, note=str(error))
     result = check(submission, board=board, start=start)
     row = Row(
         student,
-        path.name,
+        shown,
         result,
         note="; ".join(submission.notes + ([result.assigned_note] if result.assigned is False else [])),
     )
@@ -277,24 +358,12 @@ def grade_file(
 
 
 def _csv_text(rows: list[Row]) -> str:
-    import io
-
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(COLUMNS)
     for row in rows:
-        writer.writerow(row.cells())
+        writer.writerow([spreadsheet_safe(cell) for cell in row.cells()])
     return buffer.getvalue()
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; the pages are for sharing
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
 
 
 # --- feedback pages -----------------------------------------------------------------------------
@@ -346,7 +415,7 @@ def feedback_html(row: Row) -> str:
         if r.assigned is not None:
             facts.append(("Exercise", r.assigned_note))
         if row.copied_from:
-            facts.append(("Same tour (up to symmetry) as", ", ".join(row.copied_from)))
+            facts.append(("Same tour (up to symmetry) as", row.copied_text()))
         parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
         parts.append(f"<p>{board_svg(r)}</p>")
         if r.board.m <= 26:
@@ -441,11 +510,9 @@ def _draw(result: Check) -> str:
     return d._to_string(svg)
 
 
-def write_feedback(row: Row, out: Path, *, pdf: bool = False) -> None:
-    """Write ``out/<student>.html`` (and ``.pdf``) atomically."""
+def write_feedback(row: Row, out: Output, *, pdf: bool = False) -> None:
+    """Write ``OUT/<student>.html`` (and ``.pdf``) atomically (see :class:`~knight.grading.output.Output`)."""
     page = feedback_html(row)
-    _write_atomic(out / f"{row.student}.html", page)
+    out.write(f"{row.student}.html", page)
     if pdf:
-        from knight.report.render import write_pdf
-
-        write_pdf(page, out / f"{row.student}.pdf")
+        out.write_pdf(f"{row.student}.pdf", page)

@@ -87,8 +87,12 @@ def run_jobs(
 
     Interrupted (KeyboardInterrupt, which the CLI also raises on SIGTERM), the run stops its
     workers, stores what had finished, records itself as ``interrupted`` and re-raises; the
-    next run does only what is missing.
+    next run does only what is missing. A store the readers' checks find damaged is refused first
+    (:class:`~knight.errors.StoreError`, saying to run ``knight verify --repair``).
     """
+    # A damaged store is refused, as readers refuse it: a run would report success over it. (Done tasks whose
+    # result has gone are let by: the run computes them again.) Free while the store is as last found sound.
+    store.refuse_if_damaged(runs_again=True)
     asked = workers
     workers = workers or default_workers()
     reporter = reporter or LineReporter()

@@ -515,9 +515,10 @@ class Store:
                 )
             ]
 
-    def refuse_if_damaged(self) -> None:
+    def refuse_if_damaged(self, *, runs_again: bool = False) -> None:
         """Raise :class:`StoreError` when the cheap checks find anything (readers call this, so
-        that no wrong number is ever shown).
+        that no wrong number is ever shown). With ``runs_again`` (a run, before it starts), done tasks
+        whose result has gone are let by: the run computes them again, and the store is sound after it.
 
         The checks are skipped when neither the file nor its write-ahead log has changed since they
         last passed (their size, modification time and inode, noted in ``<store>-known``), as git
@@ -528,18 +529,28 @@ class Store:
         seen = _file_state(self.path)
         if _known(self.path, seen).get("sound"):
             return
-        found = self.problems(limit=1000)
-        if found:
+        found = self.problems(limit=1000)  # those a run recomputes come last (integrity.cheap_problems)
+        refused = [problem for problem in found if not (runs_again and problem.what == integrity.MISSING)]
+        if refused:
             raise StoreError(
                 f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
-                f"problem(s), first: {found[0]}); run `knight verify --repair`, then `knight run`"
+                f"problem(s), first: {refused[0]}); run `knight verify --repair`, then `knight run`"
             )
-        _note(self.path, seen, sound=True)
+        if not found:
+            _note(self.path, seen, sound=True)
 
     def repair(self, problems: list[integrity.Problem]) -> int:
-        """Drop what ``problems`` name so that the next run computes it again; return how many tasks."""
+        """Drop what ``problems`` name so that the next run computes it again; return how many tasks.
+
+        A missing table hides the other checks (they read it): once it is made again, they run, and what
+        they find is added to ``problems`` and dropped too, so that one repair leaves a sound store."""
         with self.transaction() as db:
-            return integrity.repair(db, problems, _SCHEMA)
+            dropped = integrity.repair(db, problems, _SCHEMA)
+            if any(not problem.key for problem in problems):
+                found = integrity.all_problems(db)
+                problems.extend(found)
+                dropped += integrity.repair(db, found, _SCHEMA)
+            return dropped
 
     # --- results ----------------------------------------------------------------------------
 

@@ -116,6 +116,10 @@ _TASK = (
     "t.key, t.method, t.n, t.m, t.start_row, t.start_col, "
     "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)"
 )
+#: What a task whose key does not match its definition is.
+WRONG_KEY = "its definition does not match its key"
+#: What a done task without its outcome row is (a run computes it again without being asked).
+MISSING = "marked done, but its result is missing"
 NO_OUTCOME = " AND ".join(
     f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)" for table in OUTCOME_COLUMNS
 )
@@ -133,14 +137,15 @@ def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Pro
     if gone:
         return [Problem("", "", (), f"table {table} is missing") for table in gone]
     queries = [
-        f"SELECT {_TASK}, 'marked done, but its result is missing' FROM results r JOIN tasks t "
-        f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"
-    ]
-    queries += [
         f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
         f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
         f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
         for table in OUTCOME_COLUMNS
+    ]
+    # last: within a limit, any other problem comes first (a run recomputes these by itself, and lets them by)
+    queries += [
+        f"SELECT {_TASK}, '{MISSING}' FROM results r JOIN tasks t "
+        f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"
     ]
     sql = " UNION ALL ".join(queries) + ("" if limit is None else f" LIMIT {int(limit)}")
     return [_problem(*row) for row in db.execute(sql)]
@@ -168,9 +173,9 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
             wrong = defined.key != key
         except (ValueError, TypeError, AttributeError):
             wrong = True
-        if wrong and key not in seen:
+        if wrong:  # also for a task already found damaged: repair must drop the task, not only its result
             seen.add(key)
-            problems.append(_problem(key, method, n, m, row, col, jobs, "its definition does not match its key"))
+            problems.append(_problem(key, method, n, m, row, col, jobs, WRONG_KEY))
     for values in db.execute(
         f"SELECT {_TASK}, t.params, o.length, o.full, o.closed, o.key_directed, o.key_undirected, "
         "o.key_symmetric, o.moves FROM tours o "
@@ -219,7 +224,7 @@ def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
         for table in OUTCOME_COLUMNS:
             db.execute(f"DELETE FROM {table} WHERE task_key = ?", (key,))
         db.execute("DELETE FROM results WHERE task_key = ?", (key,))
-    wrong = [problem.key for problem in problems if problem.what == "its definition does not match its key"]
+    wrong = [problem.key for problem in problems if problem.what == WRONG_KEY]
     for key in wrong:  # the job re-registers its tasks with their right keys on its next run
         db.execute("DELETE FROM census_tasks WHERE task_key = ?", (key,))
         db.execute("DELETE FROM job_tasks WHERE task_key = ?", (key,))
