@@ -6,7 +6,8 @@ Exit statuses, for every command:
 * 1 — an answer that is not a success (for `knight tour`: no full tour was found, the
   partial tour is printed);
 * 2 — bad input, or a store or report that cannot be used: one line on stderr says what was
-  wrong and what to do (every :class:`~knight.errors.KnightError` is caught here, in :func:`main`);
+  wrong and what to do (every :class:`~knight.errors.KnightError` is caught here, in :func:`main`, and
+  so is an error of the disk, full, read-only or forbidden, that no command caught where it knew more);
 * 130 — interrupted (Ctrl-C); whatever was already stored is kept.
 """
 
@@ -87,6 +88,8 @@ def main(argv: list[str] | None = None) -> None:
         if not message:  # `knight` alone: the help is already printed
             raise SystemExit(EXIT_BAD_INPUT) from None
         fail(message.splitlines()[0] + " (see --help)")
+    except OSError as error:  # a full, read-only or forbidden disk met anywhere: one line naming the file
+        _disk_failure(error)
     except (typer.Abort, KeyboardInterrupt):
         status = EXIT_INTERRUPTED
     finally:
@@ -94,6 +97,19 @@ def main(argv: list[str] | None = None) -> None:
     if status == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into this status, silently
         typer.echo("knight: interrupted", err=True)
     raise SystemExit(status if isinstance(status, int) else 0)
+
+
+def _disk_failure(error: OSError) -> NoReturn:
+    """Stop with one line (exit 2) for an error of the disk that no command handled where it knew more; any
+    other OSError is a bug, and keeps its traceback."""
+    import errno
+
+    from knight.store.disk import DISK_ERRNOS, cannot_write
+
+    if error.errno not in DISK_ERRNOS:
+        raise error
+    writing = error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS)
+    fail(cannot_write(error.filename or "a file", error, doing="write" if writing else "use"))
 
 
 def _interrupt(signum: int, frame: object) -> None:

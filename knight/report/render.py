@@ -189,18 +189,36 @@ class _atomic:
         self.path = Path(path)
 
     def __enter__(self) -> str:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, self.temporary = tempfile.mkstemp(
-            prefix=f".{self.path.name}.{os.getpid()}.", suffix=_PARTIAL, dir=self.path.parent
-        )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, self.temporary = tempfile.mkstemp(
+                prefix=f".{self.path.name}.{os.getpid()}.", suffix=_PARTIAL, dir=self.path.parent
+            )
+        except OSError as error:  # named by the file to write, not the temporary one's random name
+            raise _cannot_write(self.path, error) from None
         os.close(handle)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(self.temporary, 0o666 & ~umask)  # mkstemp makes 0600; the report is meant to be shared
         return self.temporary
 
-    def __exit__(self, kind: type | None, *_: object) -> None:
+    def __exit__(self, kind: type | None, error: BaseException | None, *_: object) -> None:
         if kind is None:
-            os.replace(self.temporary, self.path)
-        else:
-            Path(self.temporary).unlink(missing_ok=True)
+            try:
+                os.replace(self.temporary, self.path)
+                return
+            except OSError as failed:
+                error = failed
+        Path(self.temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):  # a full or read-only disk: one line naming the file; the old one is kept
+            raise _cannot_write(self.path, error) from None
+
+
+def _cannot_write(path: Path, error: OSError) -> Exception:
+    """The one-line error for ``error`` met writing ``path`` when it comes from the disk (full, read-only,
+    forbidden); any other error (a bug) as it is."""
+    from knight.store.disk import DISK_ERRNOS, cannot_write
+
+    if error.errno not in DISK_ERRNOS:
+        return error
+    return RenderError(cannot_write(path, error, "the file already there, if any, is kept"))

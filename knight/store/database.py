@@ -52,7 +52,7 @@ import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -63,7 +63,7 @@ from knight.engine.census import CensusSpec, CensusUnit, UnitCount, assemble
 from knight.engine.codec import decode_path
 from knight.engine.treesize import Checkpoint, TreeEstimate
 from knight.errors import MissingData, PathNotKept, StoreError, StoreVersionError
-from knight.store import integrity
+from knight.store import disk, integrity
 from knight.store.location import DEFAULT_STORE, STORE_VARIABLE, store_path
 from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
 from knight.tasks import (
@@ -249,32 +249,53 @@ def _note(path: Path, state: list[Any] | None, **facts: Any) -> None:
         return
     known = {**_known(path, state), **facts, "state": state}
     marker = Path(f"{path}-known")
+    partial = marker.with_name(f"{marker.name}.{os.getpid()}")
     try:  # written whole or not at all; a read-only folder just means working it out again next time
-        partial = marker.with_name(f"{marker.name}.{os.getpid()}")
         partial.write_text(json.dumps(known), encoding="utf-8")
         os.replace(partial, marker)
     except OSError:
-        pass
+        with suppress(OSError):  # a full disk: the half-written file goes
+            partial.unlink(missing_ok=True)
+
+
+def _cannot_open(error: sqlite3.Error) -> bool:
+    """Whether SQLite could not open a file it needs (the store, or the -shm and -wal files beside it)."""
+    return (getattr(error, "sqlite_errorname", "") or "").startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY"))
+
+
+def _has_log(path: Path) -> bool:
+    """Whether the store's write-ahead log is there with something in it (results not yet in the file)."""
+    try:
+        return Path(f"{path}-wal").stat().st_size > 0
+    except OSError:
+        return False
 
 
 class Store:
     """The SQLite results store at ``path`` (created, with its folder, on first use).
 
     ``read_only=True`` opens an existing store for reading only (the report, ``knight results``):
-    nothing is created or changed, and a missing or empty store raises :class:`MissingData`.
-    Either way a store written by another version raises :class:`StoreVersionError`, and a file
-    that is not a store :class:`StoreError`.
+    nothing is created or changed, and a missing or empty store raises :class:`MissingData`; a store
+    where SQLite cannot make its -shm file (read-only media, another user's folder) is read as immutable
+    when no log is beside it. Either way a store written by another version raises
+    :class:`StoreVersionError`, a file that is not a store :class:`StoreError`, and so does a disk that
+    is full or read-only (:mod:`knight.store.disk`: one line naming the path, never "delete it").
     """
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.read_only = read_only
         self._renewed: dict[int, float] = {}  # when each run's claims were last renewed (record)
+        self._opened: disk.FileIdentity | None = None  # the file opened for writing (to see it moved away)
+        self._moved = False  # said once (see _check_in_place)
         if read_only:
             self._open_read_only()
             return
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.exists():
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreError(disk.cannot_write(self.path.parent, error, doing="make the folder")) from None
         try:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
             integrity.register(self.db)
@@ -291,25 +312,47 @@ class Store:
                     self.db.execute(statement)
                 if version is None:  # set once: setting it again, even unchanged, would rewrite the file's header
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                # A write that changes nothing (and leaves the files as they were): a read-only store is refused
+                # here, before a run computes anything, not at its first result.
+                self.db.execute("DELETE FROM claims WHERE 0")
         except sqlite3.DatabaseError as error:
-            raise StoreError(
+            self._close_quietly()
+            raise disk.sqlite_disk_error(self.path, error, writing=True) or StoreError(
                 f"cannot open the store {self.path}: {error}; if it is damaged, delete it (the next run "
                 "rebuilds it), or give another path with --store"
             ) from None
-        except StoreVersionError:
-            self.db.close()
+        except (StoreVersionError, StoreError):
+            self._close_quietly()
             raise
+        self._opened = disk.identity(self.path)
+
+    def _close_quietly(self) -> None:
+        """Close the connection of a store that could not be opened (there may be none yet)."""
+        if hasattr(self, "db"):
+            self.db.close()
 
     def _open_read_only(self) -> None:
         if not self.path.is_file():
             what = "is a directory, not a store" if self.path.is_dir() else "does not exist"
             raise MissingData(f"{self.path} {what}; run `knight run jobs/*.toml` first, or give --store")
         try:
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60.0)
-            integrity.register(self.db)
-            version = schema_version(self.db)
+            try:
+                version = self._connect_read_only(immutable=False)
+            except sqlite3.OperationalError as error:
+                # A store alone on read-only media (a CD, a read-only mount, a folder of another user): SQLite
+                # cannot make the -shm file its WAL mode reads through. With no log beside it, the file holds
+                # every result, and is read as immutable (no locks, no log).
+                if not _cannot_open(error):
+                    raise
+                if _has_log(self.path):
+                    raise StoreError(
+                        f"cannot read the store {self.path} where it is: its log {self.path}-wal holds results "
+                        "that SQLite reads only beside a file it can write; copy the store with its -wal file to a "
+                        "writable folder and give that with --store"
+                    ) from None
+                version = self._connect_read_only(immutable=True)
         except sqlite3.DatabaseError as error:
-            raise StoreError(
+            raise disk.sqlite_disk_error(self.path, error, writing=False) or StoreError(
                 f"cannot read the store {self.path}: {error}; if it is damaged, delete it (the next run "
                 "rebuilds it), or give another path with --store"
             ) from None
@@ -319,6 +362,17 @@ class Store:
         if version is None:
             raise MissingData(f"the results store {self.path} is empty; run `knight run jobs/*.toml` first")
         raise StoreVersionError(self.path, version, SCHEMA_VERSION)
+
+    def _connect_read_only(self, *, immutable: bool) -> int | None:
+        """Open the store for reading (``immutable``: without locks or log, for read-only media); its version."""
+        uri = f"{Path(os.path.abspath(self.path)).as_uri()}?mode=ro{'&immutable=1' if immutable else ''}"
+        self.db = sqlite3.connect(uri, uri=True, timeout=60.0)
+        try:
+            integrity.register(self.db)
+            return schema_version(self.db)
+        except sqlite3.DatabaseError:
+            self.db.close()
+            raise
 
     def _switch_to_wal(self) -> None:
         """Put the store in WAL mode. SQLite answers "database is locked" at once, without waiting for
@@ -334,7 +388,15 @@ class Store:
                 time.sleep(0.05)
 
     def close(self) -> None:
+        if self._moved:  # SQLite does not empty the log into a file moved away: done here, so that all is in it
+            with suppress(sqlite3.Error):
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+        if self._moved and not self.path.exists():  # its emptied log and index, left at the old name, go too
+            for leftover in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                with suppress(OSError):
+                    if leftover.name.endswith("-shm") or leftover.stat().st_size == 0:
+                        leftover.unlink()
 
     def __enter__(self) -> Store:
         return self
@@ -344,14 +406,35 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken at once (``BEGIN IMMEDIATE``): all of it is kept, or none."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``): all of it is kept, or none.
+
+        A disk that is full or read-only raises :class:`StoreError` in one line naming the store (what
+        earlier transactions kept stays); so does a store moved away or deleted while this one wrote to it
+        (once, after the transaction that found it: see :meth:`_check_in_place`)."""
         try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                if self.db.in_transaction:  # SQLite may have rolled back already (a full disk, an I/O error)
+                    self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            if self.db.in_transaction:
+                with suppress(sqlite3.Error):  # the error said is the first one
+                    self.db.execute("ROLLBACK")
+            raise disk.sqlite_disk_error(self.path, error, writing=True) or error from None
+        self._check_in_place()
+
+    def _check_in_place(self) -> None:
+        """Raise :class:`StoreError` (once) when the store's path no longer names the file this store opened:
+        it was moved or deleted while a run wrote to it, and what the run stores goes with that file (SQLite
+        keeps writing to it), not to the path. The message says where the results are."""
+        if self._opened is None or self._moved or disk.identity(self.path) == self._opened:
+            return
+        self._moved = True
+        raise StoreError(disk.moved_message(self.path, disk.opened_name(self._opened)))
 
     # --- runs and jobs ----------------------------------------------------------------------
 
