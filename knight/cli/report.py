@@ -113,7 +113,9 @@ def _check_out(out: Path) -> None:
     except OSError as error:
         fail(f"cannot make the folder {out}: {error.strerror or error}; give another folder with --out")
     if not os.access(out, os.W_OK | os.X_OK):
-        cause = "read-only file system" if os.statvfs(out).f_flag & os.ST_RDONLY else "permission denied"
+        from knight.store.disk import unwritable_reason
+
+        cause = "read-only file system" if "file system" in unwritable_reason(out) else "permission denied"
         fail(f"cannot write in {out} ({cause}); give another folder with --out")
     from knight.report.render import remove_leftovers
 

@@ -324,7 +324,8 @@ class Store:
         except (StoreVersionError, StoreError):
             self._close_quietly()
             raise
-        self._opened = disk.identity(self.path)
+        self._absolute = Path(os.path.abspath(self.path))  # the path as opened, whatever the working folder later
+        self._opened = disk.identity(self._absolute)
 
     def _close_quietly(self) -> None:
         """Close the connection of a store that could not be opened (there may be none yet)."""
@@ -392,8 +393,8 @@ class Store:
             with suppress(sqlite3.Error):
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
-        if self._moved and not self.path.exists():  # its emptied log and index, left at the old name, go too
-            for leftover in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+        if self._moved and not self._absolute.exists():  # its emptied log and index, left at the old name, go too
+            for leftover in (Path(f"{self._absolute}-wal"), Path(f"{self._absolute}-shm")):
                 with suppress(OSError):
                     if leftover.name.endswith("-shm") or leftover.stat().st_size == 0:
                         leftover.unlink()
@@ -431,7 +432,7 @@ class Store:
         """Raise :class:`StoreError` (once) when the store's path no longer names the file this store opened:
         it was moved or deleted while a run wrote to it, and what the run stores goes with that file (SQLite
         keeps writing to it), not to the path. The message says where the results are."""
-        if self._opened is None or self._moved or disk.identity(self.path) == self._opened:
+        if self._opened is None or self._moved or disk.identity(self._absolute) == self._opened:
             return
         self._moved = True
         raise StoreError(disk.moved_message(self.path, disk.opened_name(self._opened)))

@@ -53,16 +53,21 @@ def unwritable_reason(path: Path) -> str:
     (SQLite itself was opened read-only, say)."""
     folder = path.parent if str(path.parent) else Path(".")
     probe = path if path.exists() else folder
-    try:
-        if os.statvfs(probe).f_flag & os.ST_RDONLY:
-            return "it is on a read-only file system"
-    except OSError:
-        pass
+    if _read_only_file_system(probe):
+        return "it is on a read-only file system"
     if path.exists() and not os.access(path, os.W_OK):  # for root too: an immutable file is refused here
         return "the file is read-only"
     if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
         return f"its folder {folder} is read-only, and SQLite writes its journal beside the store"
     return ""
+
+
+def _read_only_file_system(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only (False where the system cannot say)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        return False
 
 
 def sqlite_disk_error(path: Path, error: sqlite3.Error, *, writing: bool) -> StoreError | None:
