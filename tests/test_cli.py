@@ -157,6 +157,21 @@ def test_census_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", [["census", "3"], ["run", "homework-8"]])
+def test_workers_past_four_per_core_are_refused_with_the_limit(capsys, tmp_path, command):
+    import os
+
+    from knight.cli.run import WORKERS_PER_CORE
+
+    limit = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    status, _, err = run(capsys, *command, "--workers", str(limit + 1), "--store", str(tmp_path / "s.sqlite"))
+    assert status == 2 and f"ask for at most {limit}" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "s.sqlite").exists()  # refused before anything ran
+    if command[0] == "census":  # the limit itself is accepted (3 x 3 has no tour: theory answers, no process starts)
+        status, out, err = run(capsys, *command, "--workers", str(limit), "--store", str(tmp_path / "s.sqlite"))
+        assert status == 0 and "no search needed" in out
+
+
 def test_parberry_method_prints_a_closed_tour(capsys):
     status, out, _ = run(capsys, "tour", "8", "--method", "parberry", "--start", "3", "3")
     assert status == 0 and "Full tour, closed" in out

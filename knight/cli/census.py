@@ -15,6 +15,7 @@ from knight.cli import app, parse_square
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import (
     EXIT_SOME_FAILED,
+    WORKERS_PER_CORE,
     ExecutorOption,
     SchedulerOption,
     StoreOption,
@@ -52,7 +53,12 @@ def census(
     ] = None,
     workers: Annotated[
         int | None,
-        typer.Option(help="Worker processes (default: all cores; none under 30 squares, counted in this process)."),
+        typer.Option(
+            help=(
+                "Worker processes (default: all cores; none under 30 squares, counted in this process); "
+                f"at most {WORKERS_PER_CORE} per core."
+            )
+        ),
     ] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     store: StoreOption = None,

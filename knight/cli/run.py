@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +21,8 @@ __all__ = [
     "StoreOption",
     "ExecutorOption",
     "SchedulerOption",
+    "WorkersOption",
+    "WORKERS_PER_CORE",
     "VerboseOption",
     "run",
     "check_run_options",
@@ -46,7 +49,24 @@ ExecutorOption = Annotated[
     str, choice_option(Choice("--executor", "executor", _executors), "Where tasks run: a local process pool or dask.")
 ]
 SchedulerOption = Annotated[
-    str | None, typer.Option(help="dask: the scheduler's address, tcp://HOST:PORT (default: a local cluster).")
+    str | None,
+    typer.Option(
+        help=(
+            "dask: the scheduler's address, tcp://HOST:PORT or tls://HOST:PORT (default: a local cluster). Reaching "
+            "it and its first reply take at most $KNIGHT_DASK_TIMEOUT seconds (default 10), else one line, exit 2."
+        )
+    ),
+]
+#: --workers above this many per core is refused: more processes than that only contend for the cores.
+WORKERS_PER_CORE = 4
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        help=(
+            "Worker processes (default: all cores; none for a small job, done in this process); "
+            f"at most {WORKERS_PER_CORE} per core."
+        )
+    ),
 ]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
 
@@ -61,10 +81,7 @@ VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every 
 )
 def run(
     jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
-    workers: Annotated[
-        int | None,
-        typer.Option(help="Worker processes (default: all cores; none for a small job, done in this process)."),
-    ] = None,
+    workers: WorkersOption = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
@@ -126,11 +143,24 @@ def run(
 
 
 def check_run_options(workers: int | None, executor: str, scheduler: str | None) -> None:
-    """Refuse (exit 2, one line) a bad --workers or --scheduler (--executor is a choice, checked as it is parsed)."""
+    """Refuse (exit 2, one line) a bad --workers or --scheduler, or a bad $KNIGHT_DASK_TIMEOUT with --executor dask
+    (--executor is a choice, checked as it is parsed), before anything is loaded or run."""
     if workers is not None and workers < 1:
         fail(f"--workers must be a positive number of processes, got {workers}")
-    if scheduler and executor != "dask":
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > WORKERS_PER_CORE * cores:
+        fail(
+            f"--workers {workers} is more than {WORKERS_PER_CORE} per core ({WORKERS_PER_CORE * cores} on these "
+            f"{cores} cores): more processes only contend for the cores; ask for at most {WORKERS_PER_CORE * cores}"
+        )
+    if scheduler is not None and executor != "dask":
         fail("--scheduler applies only to --executor dask")
+    if executor == "dask":
+        from knight.runner.dask_executor import connect_timeout, scheduler_address
+
+        connect_timeout()
+        if scheduler is not None:
+            scheduler_address(scheduler)
 
 
 def run_in_store(
