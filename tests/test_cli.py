@@ -175,3 +175,18 @@ def test_workers_past_four_per_core_are_refused_with_the_limit(capsys, tmp_path,
 def test_parberry_method_prints_a_closed_tour(capsys):
     status, out, _ = run(capsys, "tour", "8", "--method", "parberry", "--start", "3", "3")
     assert status == 0 and "Full tour, closed" in out
+
+
+@pytest.mark.parametrize("columns", ["0", "-5", "abc", "1", "99999999999", ""])
+def test_results_take_any_columns_value(capsys, tmp_path, monkeypatch, columns):
+    from knight.cli.results import WIDTHS
+
+    job = tmp_path / "tiny.toml"
+    job.write_text('name = "tiny"\n[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    store = str(tmp_path / "s.sqlite")
+    assert run(capsys, "run", str(job), "--store", store, "-q")[0] == 0
+    monkeypatch.setenv("COLUMNS", columns)
+    status, out, err = run(capsys, "results", "--store", store)
+    rule = next(line for line in out.splitlines() if set(line) == {"─"})
+    assert status == 0 and err == "" and any(line.startswith("tiny") for line in out.splitlines())
+    assert WIDTHS[0] <= len(rule) <= WIDTHS[1]

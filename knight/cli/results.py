@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import json
 import os
+import shutil
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ __all__ = [
     "ESTIMATE_COLUMNS",
     "DROPPED_FIRST",
     "PIPE_WIDTH",
+    "WIDTHS",
     "TEXT_WIDTH",
     "results",
     "census_row",
@@ -107,6 +109,9 @@ DROPPED_FIRST = (
 TEXT_WIDTH = 11
 #: The width of the tables when stdout is not a terminal and COLUMNS is not set (a file, a pipe).
 PIPE_WIDTH = 200
+#: The narrowest and the widest the tables are laid out, whatever $COLUMNS says: narrower, no column fits its
+#: heading; wider, no table needs it.
+WIDTHS = (20, 1000)
 
 
 @app.command(
@@ -349,12 +354,20 @@ def _print_table(
 
 
 def _console() -> Console:
-    """The console the tables are printed on: as wide as the terminal (or $COLUMNS), or
-    :data:`PIPE_WIDTH` into a file or a pipe, where nothing wraps lines."""
+    """The console the tables are printed on: as wide as $COLUMNS, else the terminal, else :data:`PIPE_WIDTH`
+    into a file or a pipe, where nothing wraps lines; kept within :data:`WIDTHS` (a $COLUMNS that is not a
+    positive number, 0 among them, counts as unset: rich would take it as it is, and textwrap refuses 0)."""
     from rich.console import Console
 
-    wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
-    return Console(width=PIPE_WIDTH if wide else None)
+    try:
+        asked = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        asked = 0
+    if asked > 0 or sys.stdout.isatty():  # shutil reads a positive $COLUMNS first, then asks the terminal
+        width = shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
+    else:
+        width = PIPE_WIDTH
+    return Console(width=min(max(width, WIDTHS[0]), WIDTHS[1]))
 
 
 def _fitted(
