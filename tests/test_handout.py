@@ -18,12 +18,12 @@ from runner_helpers import knight, write_job
 from test_report import SMALL_JOB
 
 from knight.engine import Board
-from knight.engine.diagrams import empty_board_svg
+from knight.engine.diagrams import WORKSHEET_DARK, WORKSHEET_LIGHT, empty_board_svg
 from knight.report.questions import documents, questions
 
 HANDOUT = "knights-tour-handout"
 #: The colours of an empty board's light background and of its dark squares (knight.engine.diagrams).
-LIGHT, DARK = (0xF3, 0xE7, 0xCF), (0xD2, 0xB4, 0x8C)
+LIGHT, DARK = (tuple(int(colour[k : k + 2], 16) for k in (1, 3, 5)) for colour in (WORKSHEET_LIGHT, WORKSHEET_DARK))
 
 
 def render_handout(tmp: Path, *args: str) -> Path:

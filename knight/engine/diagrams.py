@@ -27,11 +27,16 @@ __all__ = [
     "tour_svg",
     "heat_map_svg",
     "empty_board_svg",
+    "WORKSHEET_LIGHT",
+    "WORKSHEET_DARK",
 ]
 
 SQUARE = 40
 MARGIN = 18
 LIGHT, DARK = "#f3e7cf", "#d2b48c"
+#: The handout's empty boards: squares light enough to write on in pencil (the dark one's WCAG relative
+#: luminance about 0.76; #d2b48c's is 0.48), still told apart from the light ones.
+WORKSHEET_LIGHT, WORKSHEET_DARK = "#fdfaf4", "#ede2cb"
 PATH, START, END, HIGHLIGHT = "#1f4e79", "#2e7d32", "#c62828", "#f2a93b"
 TEXT = "#222"
 #: Row and column labels, in the units of a square (SQUARE): large enough to print at 7 pt or more on
@@ -43,6 +48,11 @@ NUMBERED_UP_TO = 16
 DETAILED_UP_TO = 40
 #: Boards larger than this per side are not drawn for a notebook (a tour's SVG grows with its squares).
 DRAWN_UP_TO = 100
+#: The move number of a numbered board, in the units of a square: half a square, so that a board printed with
+#: 6.5 mm squares shows its numbers at about 9 pt, as large as the text around it.
+NUMBER_SIZE = 0.5
+#: The colours of the quarters of a join drawing (:func:`join_svg`), one per quarter, told apart in grey too.
+QUARTER_COLOURS = ("#1f4e79", "#6a3d9a", "#1b7f5b", "#8c4a12")
 
 
 def tour_svg(
@@ -142,6 +152,156 @@ def tour_svg(
     return _to_string(svg)
 
 
+def numbered_tour_svg(tour: Tour, *, labels: bool = True, title: str | None = None) -> str:
+    """A tour as the homework's program prints it: the k-th square visited holds k, in figures large enough
+    to read on a printed board (:data:`NUMBER_SIZE`), with no path drawn over them.
+
+    The start square is a green disc and the last square a red square, with white figures (the report's
+    conventions); the squares a partial tour never reached stay empty. ``labels=False`` leaves out the row and
+    column labels (boards drawn side by side, each named in its caption).
+    """
+    board = tour.board
+    svg = _board(board, title or f"{tour.method} tour on {board}, numbered", labels=labels)
+    svg.set("class", "board numbered")
+    last = tour.length
+    radius = SQUARE * 0.42
+    for k, (row, col) in enumerate(tour.squares, start=1):
+        x, y = _centre(row, col)
+        if k == 1:
+            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
+        elif k == last:
+            ET.SubElement(
+                svg,
+                "rect",
+                {
+                    "x": _f(x - radius),
+                    "y": _f(y - radius),
+                    "width": _f(2 * radius),
+                    "height": _f(2 * radius),
+                    "fill": END,
+                    "class": "end",
+                },
+            )
+        size = SQUARE * NUMBER_SIZE * (0.8 if k > 99 else 1.0)  # three figures shrink to stay in the square
+        _label(svg, (x, y), str(k), "#fff" if k in (1, last) else TEXT, size, bold=True)
+    return _to_string(svg)
+
+
+def outcome_board_svg(
+    board: Board, starts: Sequence[Square], failed: dict[Square, str], *, title: str, labels: bool = False
+) -> str:
+    """Each start's outcome on a small board, readable in black and white: a disc where the run from that
+    square gave a full tour, and on a pale red square the ``failed`` text (say, how many squares it reached)
+    where it did not. Squares no run started from stay empty.
+    """
+    svg = _board(board, title, labels=labels)
+    svg.set("class", "board outcomes")
+    for square in starts:
+        x, y = _centre(*square)
+        if square in failed:
+            corner_x, corner_y = _corner(*square)
+            ET.SubElement(
+                svg,
+                "rect",
+                {
+                    "x": _f(corner_x + 1),
+                    "y": _f(corner_y + 1),
+                    "width": _f(SQUARE - 2),
+                    "height": _f(SQUARE - 2),
+                    "fill": "#fbe3e1",
+                    "stroke": END,
+                    "stroke-width": "2",
+                    "class": "failed",
+                },
+            )
+            text = failed[square]
+            _label(svg, (x, y), text, END, SQUARE * 0.5 * min(1.0, 2.4 / max(len(text), 1)), bold=True)
+        else:
+            ET.SubElement(
+                svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.22), "fill": PATH, "class": "full"}
+            )
+    return _to_string(svg)
+
+
+def join_svg(
+    board: Board,
+    quarters: Sequence[Sequence[Square]],
+    removed: Sequence[tuple[Square, Square]],
+    added: Sequence[tuple[Square, Square]],
+    *,
+    title: str,
+) -> str:
+    """Parberry's join drawn: each quarter's closed tour in a colour of its own (:data:`QUARTER_COLOURS`,
+    the quarters' borders drawn heavy), the moves the join takes out as dashed red lines crossed out, and the
+    moves it puts in as bold orange lines. ``quarters`` are the four closed tours as squares of ``board``.
+    """
+    svg = _board(board, title)
+    svg.set("class", "board join")
+    width = SQUARE / 14
+    for colour, cycle in zip(QUARTER_COLOURS, quarters):
+        rows = [r for r, _ in cycle]
+        cols = [c for _, c in cycle]
+        x0, y0 = _corner(min(rows), min(cols))
+        ET.SubElement(
+            svg,
+            "rect",
+            {
+                "x": _f(x0),
+                "y": _f(y0),
+                "width": _f((max(cols) - min(cols) + 1) * SQUARE),
+                "height": _f((max(rows) - min(rows) + 1) * SQUARE),
+                "fill": "none",
+                "stroke": "#333",
+                "stroke-width": "3",
+                "class": "quarter",
+            },
+        )
+        points = [_centre(*square) for square in [*cycle, cycle[0]]]
+        ET.SubElement(
+            svg,
+            "polyline",
+            {
+                "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in points),
+                "fill": "none",
+                "stroke": colour,
+                "stroke-width": _f(width),
+                "stroke-linejoin": "round",
+                "class": "quarter-tour",
+            },
+        )
+    for a, b in removed:
+        (x1, y1), (x2, y2) = _centre(*a), _centre(*b)
+        _line(svg, (x1, y1), (x2, y2), stroke="#fff", width=width * 4)  # the quarter's move, wiped out
+        _line(
+            svg, (x1, y1), (x2, y2), stroke=END, width=width * 2, **{"stroke-dasharray": "6 5", "class": "removed"}
+        )
+        mx, my, arm = (x1 + x2) / 2, (y1 + y2) / 2, SQUARE * 0.18
+        ET.SubElement(
+            svg,
+            "path",
+            {
+                "d": f"M{_f(mx - arm)} {_f(my - arm)}L{_f(mx + arm)} {_f(my + arm)}"
+                f"M{_f(mx - arm)} {_f(my + arm)}L{_f(mx + arm)} {_f(my - arm)}",
+                "stroke": END,
+                "stroke-width": _f(width * 2.5),
+            },
+        )
+    for a, b in added:
+        _line(
+            svg,
+            _centre(*a),
+            _centre(*b),
+            stroke=HIGHLIGHT,
+            width=width * 4,
+            **{"stroke-linecap": "round", "class": "added"},
+        )
+    for a, b in [*removed, *added]:  # the squares the join touches: small discs on the ends of its moves
+        for square in (a, b):
+            x, y = _centre(*square)
+            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(SQUARE * 0.1), "fill": "#222"})
+    return _to_string(svg)
+
+
 def heat_map_svg(
     board: Board,
     values: np.ndarray,
@@ -187,13 +347,30 @@ def heat_map_svg(
     return _to_string(svg)
 
 
-def empty_board_svg(board: Board, *, title: str | None = None, start: Square | None = None) -> str:
-    """An empty board with row and column labels: a worksheet for the student handout.
+def empty_board_svg(
+    board: Board,
+    *,
+    title: str | None = None,
+    start: Square | None = None,
+    moves: Sequence[tuple[Square, Square]] = (),
+) -> str:
+    """An empty board with row and column labels: a worksheet for the student handout, in colours
+    light enough to write on in pencil.
 
     ``start`` marks a given start square with a ring around a "1" (the first square of the
-    homework's numbered array), for questions that name the start.
+    homework's numbered array), for questions that name the start; ``moves`` draws the given moves
+    (pairs of squares) as lines, e.g. the corner moves of Parberry's join property.
     """
-    svg = _board(board, title or f"empty {board} board" + (f", start {start}" if start else ""))
+    svg = _board(
+        board,
+        title or f"empty {board} board" + (f", start {start}" if start else ""),
+        light=WORKSHEET_LIGHT,
+        dark=WORKSHEET_DARK,
+    )
+    for a, b in moves:
+        if not (board.contains(a) and board.contains(b)):
+            raise ValueError(f"move {a}-{b} is not on the {board} board")
+        _line(svg, _centre(*a), _centre(*b), stroke=HIGHLIGHT, width=SQUARE / 8, **{"class": "move"})
     if start is not None:
         if not board.contains(start):
             raise ValueError(f"start {start} is not on the {board} board")
@@ -249,7 +426,9 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
 # --- private helpers ------------------------------------------------------------------------------
 
 
-def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = True) -> ET.Element:
+def _board(
+    board: Board, title: str, *, coloured: bool = True, labels: bool = True, light: str = LIGHT, dark: str = DARK
+) -> ET.Element:
     detailed = max(board.n, board.m) <= DETAILED_UP_TO
     margin = MARGIN if detailed and labels else 0
     width, height = board.m * SQUARE + 2 * margin, board.n * SQUARE + 2 * margin
@@ -271,7 +450,7 @@ def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = Tr
             "y": "0",
             "width": str(board.m * SQUARE),
             "height": str(board.n * SQUARE),
-            "fill": LIGHT if coloured else "#fafafa",
+            "fill": light if coloured else "#fafafa",
         },
     )
     if coloured and detailed:
@@ -280,7 +459,7 @@ def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = Tr
                 if board.colour((r, c)):
                     x, y = _corner(r, c)
                     ET.SubElement(
-                        svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE), "fill": DARK}
+                        svg, "rect", {"x": _f(x), "y": _f(y), "width": str(SQUARE), "height": str(SQUARE), "fill": dark}
                     )
     if not coloured and detailed:
         for k in range(board.n + 1):
@@ -331,7 +510,9 @@ def _board(board: Board, title: str, *, coloured: bool = True, labels: bool = Tr
     return svg
 
 
-def _label(svg: ET.Element, centre: tuple[float, float], text: str, colour: str, size: float) -> None:
+def _label(
+    svg: ET.Element, centre: tuple[float, float], text: str, colour: str, size: float, *, bold: bool = False
+) -> None:
     x, y = centre
     node = ET.SubElement(
         svg,
@@ -344,6 +525,7 @@ def _label(svg: ET.Element, centre: tuple[float, float], text: str, colour: str,
             "font-family": "DejaVu Sans, sans-serif",
             "text-anchor": "middle",
             "dominant-baseline": "central",
+            **({"font-weight": "bold"} if bold else {}),
         },
     )
     node.text = text
