@@ -336,6 +336,8 @@ def _read_csv(text: str, board: Board | None) -> Submission:
         try:
             step = _integer(fields[s_at]) if s_at is not None else len(records)
             records.append((step, _integer(fields[r_at]), _integer(fields[c_at])))
+        except Unreadable:  # a number of too many digits: said as such (Unreadable is a ValueError too)
+            raise
         except (ValueError, IndexError):
             raise Unreadable(
                 f"CSV line {number} is not 'step,row,col' numbers: {line.strip()[:40]!r}; fix or remove it"

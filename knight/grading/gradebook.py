@@ -221,11 +221,11 @@ class Row:
             self.note,
         ]
 
-    def copied_text(self) -> str:
-        """The students with the same tour: all of them, or the first few and how many in all."""
+    def copied_text(self, lead: str = "same tour as ") -> str:
+        """The students with the same tour: all of them, or (after ``lead``) how many and the first few."""
         names = ", ".join(self.copied_from)
         if self.copied_count > len(self.copied_from):
-            return f"same tour as {self.copied_count:,} others: {names} …"
+            return f"{lead}{self.copied_count:,} others: {names} …"
         return names
 
 
@@ -415,7 +415,7 @@ def feedback_html(row: Row) -> str:
         if r.assigned is not None:
             facts.append(("Exercise", r.assigned_note))
         if row.copied_from:
-            facts.append(("Same tour (up to symmetry) as", row.copied_text()))
+            facts.append(("Same tour (up to symmetry) as", row.copied_text(lead="")))
         parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
         parts.append(f"<p>{board_svg(r)}</p>")
         if r.board.m <= 26:
