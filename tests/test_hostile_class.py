@@ -30,7 +30,7 @@ from knight.cli import main
 from knight.engine import Board, find_tour
 from knight.grading.check import check
 from knight.grading.formats import MAX_BYTES, parse_text
-from knight.grading.gradebook import COPIED_SHOWN, spreadsheet_safe
+from knight.grading.gradebook import COPIED_SHOWN, page_name, spreadsheet_safe
 from knight.grading.output import LOCK_NAME, Output
 
 REPO = Path(__file__).resolve().parent.parent
@@ -105,6 +105,7 @@ def build_class(tmp_path: Path) -> tuple[Path, dict[str, dict[str, str]], dict[s
         "-2+3.txt": pairs_text(six.squares[::-1]),
         "@cmd.txt": json.dumps({"board": [6, 6], "squares": [list(sq) for sq in six.squares]}),
         "\ttab.txt": array_text(warnsdorff.squares, board),
+        "long" * 60 + ".txt": array_text(warnsdorff.squares, board),  # 244 bytes: its page's name would be too long
     }
     other = find_tour(board, (3, 4), "warnsdorff")
     copied = pairs_text(other.squares[::-1])  # no method of ours makes it (checked below): flagged as copied
@@ -220,7 +221,7 @@ def test_a_hostile_class_costs_each_entry_its_own_row(tmp_path, capsys, monkeypa
         row = rows[spreadsheet_safe(name)]
         assert {key: row[key] for key in want} == want, (name, row)
         student = row["student"].removeprefix("'")
-        assert (out / f"{student}.html").exists(), name
+        assert (out / f"{page_name(student)}.html").exists(), name
     assert rows["alice.txt"]["score"] == "100" and rows["link-in.txt"]["score"] == "100"
     assert rows["'=HYPERLINK(evil).txt"]["student"] == "'=HYPERLINK(evil)"
     assert rows["caf\\xe9.txt"]["student"] == "caf\\xe9"
@@ -229,7 +230,11 @@ def test_a_hostile_class_costs_each_entry_its_own_row(tmp_path, capsys, monkeypa
     assert rows["alice.txt"]["copied-from"] == ""  # Warnsdorff's own tour, handed in honestly by several
     assert "root:" not in "".join(page.read_text() for page in out.glob("*.html"))  # /etc/passwd never read
 
-    pages = {f"{row['student'].removeprefix(chr(39))}.html" for row in rows.values() if row["verdict"] != "skipped"}
+    pages = {
+        f"{page_name(row['student'].removeprefix(chr(39)))}.html"
+        for row in rows.values()
+        if row["verdict"] != "skipped"
+    }
     assert {path.name for path in out.iterdir()} == pages | {"gradebook.csv", LOCK_NAME}  # no temporary file
     assert snapshot(tmp_path, out) == before and outside.read_text() == outside_text  # nothing written outside OUT
     assert "skipped fifo.txt: a FIFO" in err and "skipped link-out.txt: a link to a file outside" in err

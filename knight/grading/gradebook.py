@@ -39,6 +39,7 @@ keys at the top level or under ``[rubric]``; each number finite, from 0 to :data
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
 import math
@@ -72,6 +73,7 @@ __all__ = [
     "Batch",
     "grade_directory",
     "grade_file",
+    "page_name",
     "feedback_html",
     "board_svg",
     "write_feedback",
@@ -91,6 +93,9 @@ RUBRIC_BYTES = 16_000
 RUBRIC_MAX = 1000
 #: How many of the students who handed in the same tour a row names (the count says how many in all).
 COPIED_SHOWN = 5
+#: The longest feedback page name kept whole, in bytes: its temporary file's name adds about 30 more, and a
+#: file name has 255 at most (a student's long name stopped the class with "file name too long").
+PAGE_NAME_BYTES = 160
 
 COLUMNS = [
     "student",
@@ -510,9 +515,20 @@ def _draw(result: Check) -> str:
     return d._to_string(svg)
 
 
+def page_name(student: str) -> str:
+    """The name of a student's feedback page without its extension: the student's name, cut to
+    :data:`PAGE_NAME_BYTES` with a digest of the whole name when it is longer."""
+    whole = student.encode()
+    if len(whole) <= PAGE_NAME_BYTES:
+        return student
+    cut = whole[: PAGE_NAME_BYTES - 11].decode("utf-8", "ignore")
+    return f"{cut}~{hashlib.sha256(whole).hexdigest()[:10]}"
+
+
 def write_feedback(row: Row, out: Output, *, pdf: bool = False) -> None:
     """Write ``OUT/<student>.html`` (and ``.pdf``) atomically (see :class:`~knight.grading.output.Output`)."""
     page = feedback_html(row)
-    out.write(f"{row.student}.html", page)
+    name = page_name(row.student)
+    out.write(f"{name}.html", page)
     if pdf:
-        out.write_pdf(f"{row.student}.pdf", page)
+        out.write_pdf(f"{name}.pdf", page)
