@@ -438,3 +438,11 @@ def test_spreadsheet_safe_quotes_what_a_spreadsheet_would_run():
         assert spreadsheet_safe(cell) == "'" + cell
     for cell in ("alice", "100", "0", "", "full tour, open", "'=already"):
         assert spreadsheet_safe(cell) == cell
+
+
+def test_check_reads_and_names_a_file_whose_name_is_not_utf8(tmp_path, capsys):
+    name = os.path.join(os.fsdecode(bytes(tmp_path)), os.fsdecode(b"caf\xe9.txt"))
+    with open(name, "wb") as handle:
+        handle.write((EXAMPLES / "alice.txt").read_bytes())
+    assert run(capsys, "check", name)[0] == 0
+    one_line(*run(capsys, "check", name + ".missing"), "caf\\xe9.txt.missing", "cannot open")

@@ -53,6 +53,7 @@ def check(
     """
     from knight.grading.check import FULL, assigned_start
     from knight.grading.check import check as check_submission
+    from knight.grading.files import display_name
     from knight.grading.formats import Unreadable, parse_board, read_file
 
     assigned = parse_board(board) if board else None
@@ -60,7 +61,7 @@ def check(
     try:
         submission = read_file(file, board=assigned, fmt=format)
     except Unreadable as error:
-        typer.echo(f"knight: error: {file}: {error}", err=True)
+        typer.echo(f"knight: error: {display_name(file)}: {error}", err=True)
         return EXIT_BAD_INPUT
     result = check_submission(submission, board=assigned, start=square)
     if as_json:

@@ -51,7 +51,9 @@ def read_regular(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
             raise Unreadable("the file became a link while it was read; grade it again") from None
         if error.errno == errno.ENXIO:  # a socket, or a FIFO some systems refuse to open without blocking
             raise Unreadable("not a regular file; give a text file") from None
-        raise Unreadable(f"cannot open {path}: {error.strerror or error}; check the path and its permissions") from None
+        raise Unreadable(
+            f"cannot open {display_name(os.fspath(path))}: {error.strerror or error}; check the path and its permissions"
+        ) from None
     try:
         mode = os.fstat(descriptor).st_mode
         if stat.S_ISDIR(mode):
@@ -68,7 +70,9 @@ def read_regular(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
             left -= len(chunk)
         return b"".join(chunks)
     except OSError as error:
-        raise Unreadable(f"cannot read {path}: {error.strerror or error}; check the file and the disk") from None
+        raise Unreadable(
+            f"cannot read {display_name(os.fspath(path))}: {error.strerror or error}; check the file and the disk"
+        ) from None
     finally:
         os.close(descriptor)
 
