@@ -272,9 +272,7 @@ def join_svg(
     for a, b in removed:
         (x1, y1), (x2, y2) = _centre(*a), _centre(*b)
         _line(svg, (x1, y1), (x2, y2), stroke="#fff", width=width * 4)  # the quarter's move, wiped out
-        _line(
-            svg, (x1, y1), (x2, y2), stroke=END, width=width * 2, **{"stroke-dasharray": "6 5", "class": "removed"}
-        )
+        _line(svg, (x1, y1), (x2, y2), stroke=END, width=width * 2, **{"stroke-dasharray": "6 5", "class": "removed"})
         mx, my, arm = (x1 + x2) / 2, (y1 + y2) / 2, SQUARE * 0.18
         ET.SubElement(
             svg,

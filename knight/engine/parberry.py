@@ -20,6 +20,7 @@ Applied Mathematics 73 (1997) 251–260; the Eiffel text's "join property" figur
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -37,6 +38,8 @@ __all__ = [
     "covered",
     "parberry_tour",
     "parberry_links",
+    "Join",
+    "parberry_join",
 ]
 
 #: The boards with a stored base tour (and their transposes): Parberry's six, and three more
@@ -146,6 +149,41 @@ def parberry_links(board: Board) -> np.ndarray:
     if not covered(board.n, board.m):
         raise InvalidInput(f"parberry does not build a closed tour of {board} (see `covered`)")
     return _cycle_links(board)
+
+
+@dataclass(frozen=True)
+class Join:
+    """The last step of the construction on one board: its four quarters' closed tours (each as squares of the
+    whole board, in cycle order), the four moves taken out of them and the four put in to make one cycle."""
+
+    quarters: tuple[tuple[Square, ...], ...]
+    removed: tuple[tuple[Square, Square], ...]
+    added: tuple[tuple[Square, Square], ...]
+
+
+def parberry_join(board: Board) -> Join:
+    """How :func:`parberry_tour` makes the closed tour of a board that is not a base board: the four quarter
+    tours it joins and the moves the join changes, around the centre where the quarters meet.
+
+    >>> join = parberry_join(Board(12, 12))
+    >>> [len(q) for q in join.quarters], join.removed[0], join.added[0]
+    ([36, 36, 36, 36], ((4, 5), (5, 3)), ((4, 5), (3, 7)))
+
+    Reference: Parberry (1997), the join of four structured tours.
+    """
+    n, m = board.n, board.m
+    if (n, m) in BASE_SIZES or (m, n) in BASE_SIZES or not covered(n, m):
+        raise InvalidInput(f"{board} is not made by joining four quarter tours (a base board, or not covered)")
+    (h1, h2), (w1, w2) = _halves(n), _halves(m)
+    quarters = []
+    for r0, c0, h, w in ((0, 0, h1, w1), (0, w1, h1, w2), (h1, 0, h2, w1), (h1, w1, h2, w2)):
+        tour = parberry_tour(Board(h, w), (0, 0), compiled=False)
+        quarters.append(tuple((r0 + r, c0 + c) for r, c in tour.squares))
+
+    def placed(moves: tuple[tuple[Square, Square], ...]) -> tuple[tuple[Square, Square], ...]:
+        return tuple(((h1 + a, w1 + b), (h1 + c, w1 + d)) for (a, b), (c, d) in moves)
+
+    return Join(tuple(quarters), placed(JOIN_REMOVED), placed(JOIN_ADDED))
 
 
 @cache

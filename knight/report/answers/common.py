@@ -11,19 +11,24 @@ import numpy as np
 
 from knight.engine import Board
 from knight.engine.board import Square
-from knight.engine.diagrams import heat_map_svg
+from knight.engine.diagrams import heat_map_svg, outcome_board_svg
 from knight.report.reach import Reach, reach_by_rule
 from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
 
 __all__ = [
     "Answer",
+    "Failure",
     "OneTour",
     "StoreData",
     "agreement",
     "count_of",
     "count_words",
+    "failures",
+    "failures_text",
     "full_or_partial",
+    "outcome_map",
     "reached_map",
+    "square_name",
     "start_grid",
     "yes_no",
 ]
@@ -115,3 +120,62 @@ class OneTour:
 def agreement(agree: bool) -> str:
     """Our runs' verdict on a document's claim: ``agree`` or ``disagree`` (the template's verdict macro styles it)."""
     return "agree" if agree else "disagree"
+
+
+def square_name(board: Board, square: Square) -> str:
+    """A square's chess name, as a student who knows chess says it: the file a letter from the left-hand column,
+    the rank counted up from the bottom row (row 0 is the top rank), so (0, 0) on 8 × 8 is a8, (7, 7) is h1."""
+    row, col = square
+    return f"{chr(ord('a') + col)}{board.n - row}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A run that stopped short: from which start (its chess name beside it), how many squares it numbered,
+    and the seed of its random ties (None for a rule without)."""
+
+    start: Square
+    name: str
+    reached: int
+    seed: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``d5 (3, 2)``: the start as a chess player and as the program name it."""
+        return f"{self.name} ({self.start[0]}, {self.start[1]})"
+
+
+def failures(records: Iterable[TourRecord]) -> list[Failure]:
+    """The runs among ``records`` that gave no full tour, by start (then seed)."""
+    stopped = [r for r in records if not r.full]
+    return sorted(
+        (Failure(r.start, square_name(r.board, r.start), r.length, r.params.get("seed")) for r in stopped),
+        key=lambda f: (f.start, f.seed if f.seed is not None else -1),
+    )
+
+
+def failures_text(found: list[Failure]) -> str:
+    """The failures in a line, each start once with the squares its runs reached: ``c5 (3, 2): 60``; with random
+    ties, the seeds that failed, ``c4 (4, 2): 60 (seeds 5, 9)``. Empty when nothing failed."""
+    by_start: dict[Square, list[Failure]] = {}
+    for failure in found:
+        by_start.setdefault(failure.start, []).append(failure)
+    parts = []
+    for runs in by_start.values():
+        reached = sorted({f.reached for f in runs})
+        text = f"{runs[0].where}: {', '.join(map(str, reached))}"
+        if runs[0].seed is not None:
+            text += f" (seed{'s' if len(runs) > 1 else ''} {', '.join(str(f.seed) for f in runs)})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def outcome_map(board: Board, records: list[TourRecord], title: str) -> str:
+    """A small board of each start's outcome (:func:`~knight.engine.diagrams.outcome_board_svg`): a disc where
+    every run from the square was full, else the fewest squares a run from it reached."""
+    reached: dict[Square, int] = {}
+    for failure in failures(records):
+        reached[failure.start] = min(failure.reached, reached.get(failure.start, failure.reached))
+    return outcome_board_svg(
+        board, sorted({r.start for r in records}), {s: str(k) for s, k in reached.items()}, title=title
+    )

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
-from knight.engine.diagrams import starts_map_svg, tour_svg
-from knight.report.answers.common import OneTour, StoreData, reached_map, yes_no
+from knight.engine.diagrams import numbered_tour_svg, starts_map_svg
+from knight.report.answers.common import Failure, OneTour, StoreData, failures, failures_text, outcome_map, yes_no
 from knight.report.questions import questions
-from knight.report.records import Summary
+from knight.report.records import Summary, TourRecord
 from knight.report.text import board_text
 
 __all__ = [
@@ -30,6 +30,9 @@ __all__ = [
 
 #: The side of a square on the existence maps, in millimetres.
 MAP_SQUARE_MM = 6
+#: The side of a square on the numbered boards of a homework answer, in millimetres: the move numbers print at
+#: about 9 pt (half a square), 8 × 8 four to a row would not leave room for them.
+NUMBERED_SQUARE_MM = {5: 6.4, 6: 6.8, 8: 6.6}
 #: The homework's boards.
 HOMEWORK_SIZES = (5, 6, 8)
 
@@ -76,7 +79,7 @@ def homework_program(data: StoreData) -> Program:
 
 @dataclass(frozen=True)
 class Asked:
-    """The tour from one of the starts the question asks about (a thumbnail)."""
+    """A tour the question asks for, drawn as the program prints it (a numbered board)."""
 
     start: Square
     full: bool
@@ -87,11 +90,27 @@ class Asked:
 
 @dataclass(frozen=True)
 class TieRow:
-    """The runs of one tie-break on the board (how many seeds, for the random one)."""
+    """The runs of one tie-break on the board (how many seeds, for the random one): from every start, and from
+    the starts the question asks about, with the runs that stopped short."""
 
     tie: str
     summary: Summary
     seeds: int | None
+    asked_runs: int
+    asked_full: int
+    covers: bool  # it ran from every start asked (some rules run from the corner only)
+    failures: list[Failure]
+    failing: str  # the failures in words, the smaller colour's summed up on an odd board
+
+    @property
+    def always(self) -> bool:
+        """The question's "does your program always find a tour?" answered for this tie-break: a full tour from
+        every start asked (every seed)."""
+        return self.asked_full == self.asked_runs
+
+    @property
+    def verdict(self) -> str:
+        return yes_no(self.always)
 
 
 @dataclass(frozen=True)
@@ -101,12 +120,15 @@ class BoardTours:
     size: int
     symmetries: int
     asked: list[Asked]
+    drawn: list[Asked]  # the numbered boards: the tours from the starts asked, or every full tour
+    square_mm: float
     summary: Summary
     everywhere: Summary
     rules: list[TieRow]
-    failures: int
+    failures: list[Failure]  # from every start, ties by move order
+    failing: str
     failures_on_minority: int
-    heat: str | None
+    outcomes: str | None  # a small board of each start's outcome, when the question runs over every start
 
     @property
     def odd(self) -> bool:
@@ -123,6 +145,27 @@ class BoardTours:
         return self.summary.full == self.summary.runs
 
     @property
+    def in_pairs(self) -> bool:
+        """The numbered boards are drawn two by two beside the text: four in a row would print their numbers too
+        small to read (8 × 8 in the page's 178 mm)."""
+        return len(self.drawn) == 4 and 4 * self.board_mm + 9 > 178
+
+    @property
+    def board_mm(self) -> float:
+        """The width of each numbered board (no labels in the margin): the squares the same size on each."""
+        return round(self.square_mm * self.size, 1)
+
+    @property
+    def by_rule(self) -> str:
+        """The answer to "always a tour?" where another tie-break, run from every start asked, gives the other
+        answer than move order's: ``No with lookahead-min and random ties``."""
+        other = [r.tie for r in self.rules if r.tie != "first" and r.covers and r.always != self.always]
+        if not other:
+            return ""
+        ties = ", ".join(other[:-1]) + (" and " if len(other) > 1 else "") + other[-1]
+        return f"{yes_no(not self.always)} with {ties} ties"
+
+    @property
     def glance(self) -> str:
         s = self.summary
         kinds = (
@@ -131,11 +174,28 @@ class BoardTours:
             else ("all closed" if s.closed == s.full else f"{s.closed} closed, the rest open")
         )
         return (
-            f"{yes_no(self.always)}: {s.full} of {s.runs}; {kinds}; "
-            f"{s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
+            f"{yes_no(self.always)}: {s.full} of {s.runs}"
+            + (f" ({self.by_rule})" if self.sampled and self.by_rule else "")
+            + f"; {kinds}; {s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
             + (f"; from all {self.everywhere.runs} starts {self.everywhere.full}" if self.sampled else "")
             + "."
         )
+
+
+def _failing_words(board: Board, found: list[Failure]) -> str:
+    """The failures in words; on an odd board those of the smaller colour, where no tour can start, summed up."""
+    minority = board.minority_colour()
+    lost = [f for f in found if board.colour(f.start) == minority]
+    rest = [f for f in found if board.colour(f.start) != minority]
+    parts = [failures_text(rest)] if rest else []
+    if lost:
+        reached = [f.reached for f in lost]
+        squares = len({f.start for f in lost})
+        parts.append(
+            f"{'each of ' if parts else 'only '}the {squares} squares of the smaller colour"
+            f" ({min(reached)}–{max(reached)} squares)"
+        )
+    return "; and ".join(parts) if len(parts) > 1 else (parts[0] if parts else "")
 
 
 def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
@@ -145,38 +205,57 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
         question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [(s[0], s[1]) for s in question.starts] or sorted(first)
         chosen = [first[s] for s in asked]
-        minority = board.minority_colour()
-        failures = [r for r in first.values() if not r.full]
+        sampled = len(chosen) < len(first)
+        failed = failures(first.values())
+        rules = []
+        for tie in TIE_BREAKS:
+            records = data.results.select("warnsdorff", size, size, tie=tie)
+            if not records:
+                continue
+            from_asked = [r for r in records if r.start in asked]
+            rules.append(
+                TieRow(
+                    tie=tie,
+                    summary=Summary.of(records),
+                    seeds=len({r.params.get("seed") for r in records}) if tie == "random" else None,
+                    asked_runs=len(from_asked),
+                    asked_full=sum(r.full for r in from_asked),
+                    covers={r.start for r in from_asked} == set(asked),
+                    failures=failures(records),
+                    failing=_failing_words(board, failures(records)),
+                )
+            )
+        shown = [_asked(r, size) for r in chosen] if sampled else []
         return BoardTours(
             size=size,
             symmetries=len(board.symmetries()),
-            asked=[
-                Asked(
-                    r.start,
-                    r.full,
-                    r.closed,
-                    r.length,
-                    tour_svg(r.tour(), numbers=False, labels=False, title=f"from {r.start}"),
-                )
-                for r in chosen
-            ],
+            asked=shown or [Asked(r.start, r.full, r.closed, r.length, "") for r in chosen],
+            drawn=shown or [_asked(r, size) for r in chosen if r.full],
+            square_mm=NUMBERED_SQUARE_MM.get(size, 6.5),
             summary=Summary.of(chosen),
             everywhere=Summary.of(list(first.values())),
-            rules=[
-                TieRow(
-                    tie, Summary.of(records), len({r.params.get("seed") for r in records}) if tie == "random" else None
-                )
-                for tie in TIE_BREAKS
-                if (records := data.results.select("warnsdorff", size, size, tie=tie))
-            ],
-            failures=len(failures),
-            failures_on_minority=sum(board.colour(r.start) == minority for r in failures),
-            heat=reached_map(board, first, f"{board_text(size)}: squares reached from each start")
-            if len(chosen) == len(first)
-            else None,
+            rules=rules,
+            failures=failed,
+            failing=_failing_words(board, failed),
+            failures_on_minority=sum(board.colour(f.start) == board.minority_colour() for f in failed),
+            outcomes=None
+            if sampled
+            else outcome_map(board, list(first.values()), f"{board_text(size)}: each start's outcome"),
         )
 
     return answer
+
+
+def _asked(record: TourRecord, size: int) -> Asked:
+    """A tour as the program prints it: numbered, its start named in the caption (no labels on a row of boards)."""
+    tour = record.tour()
+    return Asked(
+        record.start,
+        record.full,
+        record.closed,
+        record.length,
+        numbered_tour_svg(tour, labels=False, title=f"{board_text(size)} from {record.start}, numbered"),
+    )
 
 
 @dataclass(frozen=True)
