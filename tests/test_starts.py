@@ -238,3 +238,41 @@ def test_the_map_symbols_name_every_kind_of_answer():
     from knight.engine.starts import FOUND, NONE, UNKNOWN
 
     assert set(SYMBOLS) == {FOUND, NONE, UNKNOWN}
+
+
+def test_the_map_tells_its_progress_square_by_square():
+    board = Board(4, 7)
+    counts: list[int] = []
+    records = existence_map(board, progress=counts.append)
+    assert sum(counts) == board.size == len(records) and min(counts) >= 1
+    assert len(counts) < board.size  # a square's images are decided with it
+
+
+@pytest.mark.parametrize("board", [("4", "626"), ("626", "4"), ("51", "51"), ("3", "835")])
+def test_a_map_searched_square_by_square_is_bounded(capsys, board):
+    code, _, err = run(capsys, "starts", *board)
+    assert code == 2 and err.count("\n") == 1
+    assert "at most 2,500 squares for such a board; --force maps it anyway" in err
+
+
+@pytest.mark.parametrize("board", [("2", "2000"), ("60", "60")])
+def test_a_large_map_that_needs_no_search_per_square_is_not_refused(capsys, board):
+    code, out, err = run(capsys, "starts", *board, "-q")
+    assert code == 0 and err == "" and "starting squares have a tour." in out
+
+
+def test_force_maps_a_board_past_the_bound(capsys, monkeypatch):
+    monkeypatch.setattr("knight.cli.starts.MAX_SEARCHED_SQUARES", 20)
+    assert run(capsys, "starts", "3", "7")[0] == 2
+    code, out, _ = run(capsys, "starts", "3", "7", "--force")
+    assert code == 0 and "10 of 21 starting squares have a tour." in out
+
+
+def test_a_slow_map_shows_its_progress_unless_quiet(capsys, monkeypatch):
+    code, _, err = run(capsys, "starts", "4", "5")
+    assert code == 0 and err == ""  # a quick map: its answer alone
+    monkeypatch.setattr("knight.cli.starts.PROGRESS_AFTER", 0.0)
+    code, _, err = run(capsys, "starts", "4", "5")
+    assert code == 0 and "knight: 20/20 squares (100%)" in err  # stderr is not a terminal here: plain lines
+    code, out, err = run(capsys, "starts", "4", "5", "-q")
+    assert code == 0 and err == "" and "10 of 20 starting squares have a tour." in out

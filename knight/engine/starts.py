@@ -54,6 +54,7 @@ __all__ = [
     "board_closed_tour",
     "tour_from",
     "existence_map",
+    "searched_one_by_one",
     "find_tour_from",
     "walk_from",
 ]
@@ -255,7 +256,13 @@ def tour_from(
     )
 
 
-def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool | None = None) -> list[StartRecord]:
+def existence_map(
+    board: Board,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    compiled: bool | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[StartRecord]:
     """The existence map of ``board``: for every square, row by row, a :class:`StartRecord` from :func:`tour_from`.
 
     Squares that a symmetry of the board carries onto each other are decided once; the others
@@ -265,6 +272,8 @@ def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool 
     ----------
     board : the board.
     budget : most nodes of the exhaustive search, per square searched.
+    progress : called with the number of squares just decided (a square and its images), as they are;
+        the counts add up to ``board.size``.
 
     Example
     -------
@@ -285,6 +294,7 @@ def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool 
             continue
         record = tour_from(board, square, budget=budget, cycle=cycle, compiled=compiled)
         records[square] = record
+        known = len(records)
         for symmetry in board.symmetries():
             r, c = symmetry(np.array([square[0]]), np.array([square[1]]))
             image = (int(r[0]), int(c[0]))
@@ -307,7 +317,19 @@ def existence_map(board: Board, *, budget: int = DEFAULT_BUDGET, compiled: bool 
                     work_unit=tour.work_unit,
                 )
                 records[image] = StartRecord(image, FOUND, record.method, "", record.nodes, moved)
+        if progress is not None:
+            progress(len(records) - known + 1)
     return [records[board.coords(s)] for s in range(board.size)]
+
+
+def searched_one_by_one(board: Board) -> bool:
+    """Whether :func:`existence_map` decides the squares of ``board`` by a search each, its time growing faster than
+    the board: there is no closed tour to walk from every start, and theory does not rule every start out.
+
+    >>> searched_one_by_one(Board(4, 9)), searched_one_by_one(Board(6, 6)), searched_one_by_one(Board(2, 9))
+    (True, False, False)
+    """
+    return closed_tour_verdict(board).exists is not True and open_tour_verdict(board).exists is not False
 
 
 def find_tour_from(board: Board, start: Square, *, budget: int = DEFAULT_BUDGET, compiled: bool | None = None) -> Tour:

@@ -46,8 +46,11 @@ class BarReporter:
     times over the last minute (``speed_estimate_period``), long enough to span several chunks.
     """
 
-    def __init__(self, console: Console | None = None, get_time: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self, console: Console | None = None, get_time: Callable[[], float] | None = None, description: str = "sweep"
+    ) -> None:
         self.console = console or Console(stderr=True)
+        self.description = description
         self.progress = Progress(
             SpinnerColumn(),
             TextColumn("[progress.description]{task.description}"),
@@ -66,7 +69,7 @@ class BarReporter:
 
     def start(self, total: int) -> None:
         self.progress.start()
-        self.task = self.progress.add_task("sweep", total=total)
+        self.task = self.progress.add_task(self.description, total=total)
 
     def advance(self, count: int) -> None:
         assert self.task is not None, "start() comes first"

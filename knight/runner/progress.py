@@ -28,9 +28,10 @@ class Reporter(Protocol):
 class LineReporter:
     """One plain line every ``every`` seconds (and at the end): done / total, rate, time left."""
 
-    def __init__(self, stream: TextIO | None = None, every: float = 5.0) -> None:
+    def __init__(self, stream: TextIO | None = None, every: float = 5.0, noun: str = "tasks") -> None:
         self.stream = stream or sys.stderr
         self.every = every
+        self.noun = noun  # what is counted: tasks, or squares (knight starts)
         self.total = self.done = 0
         self.started = self.last = 0.0
 
@@ -58,7 +59,7 @@ class LineReporter:
         left = (self.total - self.done) / rate if rate else (0.0 if self.done >= self.total else float("nan"))
         percent = 100 * self.done / self.total if self.total else 100.0
         print(
-            f"knight: {self.done}/{self.total} tasks ({percent:.0f}%), {rate:,.0f} tasks/s, "
+            f"knight: {self.done}/{self.total} {self.noun} ({percent:.0f}%), {rate:,.0f} {self.noun}/s, "
             f"{elapsed:.1f} s elapsed, {left:.1f} s left",
             file=self.stream,
             flush=True,
@@ -89,14 +90,16 @@ class SilentReporter:
         return handler
 
 
-def reporter_for(stream: TextIO | None = None, *, quiet: bool = False, verbose: bool = False) -> Reporter:
+def reporter_for(
+    stream: TextIO | None = None, *, quiet: bool = False, verbose: bool = False, noun: str = "tasks"
+) -> Reporter:
     """No progress when ``quiet`` (nor log lines below warnings, unless ``verbose``); else a progress bar when ``stream`` (stderr by default) is a terminal, plain
-    lines otherwise."""
+    lines otherwise, counting ``noun``."""
     stream = stream or sys.stderr
     if quiet:
         return SilentReporter(stream, verbose=verbose)
     if stream.isatty():
         from knight.runner.bar import BarReporter
 
-        return BarReporter()
-    return LineReporter(stream)
+        return BarReporter(description="sweep" if noun == "tasks" else noun)
+    return LineReporter(stream, noun=noun)
