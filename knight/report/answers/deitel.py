@@ -3,21 +3,31 @@ accessibility heuristic, and from all 64 starts)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 
 import numpy as np
 
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
-from knight.engine.diagrams import heat_map_svg, tour_svg
-from knight.report.answers.common import StoreData, count_words, reached_map, start_grid, yes_no
+from knight.engine.diagrams import heat_map_svg, numbered_tour_svg
+from knight.report.answers.common import (
+    Failure,
+    StoreData,
+    count_words,
+    failures,
+    failures_text,
+    outcome_map,
+    start_grid,
+    yes_no,
+)
 from knight.report.charts import distributions_svg
 from knight.report.records import Summary
 
 __all__ = [
     "ByHand",
     "Corner",
+    "CornerRule",
     "Heuristic",
     "Lengths",
     "Moves",
@@ -33,6 +43,8 @@ __all__ = [
 
 #: The four corners of 8 x 8, each asked about by the heuristic's question.
 CORNERS_8 = [(0, 0), (0, 7), (7, 0), (7, 7)]
+#: A rule that fails from more starts than this has them shown on a map, not listed.
+FAILURES_NAMED_UP_TO = 12
 
 
 @dataclass(frozen=True)
@@ -146,7 +158,7 @@ def deitel_naive(data: StoreData) -> Naive:
     moves = [record.length - 1 for record in naive.values()]
     return Naive(
         corner_moves=corner.length - 1,
-        corner_svg=tour_svg(corner.tour(), title="the first script's knight from (0, 0)"),
+        corner_svg=numbered_tour_svg(corner.tour(), title="the first script's knight from (0, 0), numbered"),
         moves=Moves(
             starts=len(moves),
             min=min(moves),
@@ -168,12 +180,37 @@ class Corner:
 
 
 @dataclass(frozen=True)
+class CornerRule:
+    """One tie-break's tours from the corners (every seed of the random one): the exercise lets the knight take
+    any tied square, so whether "you got a full tour" depends on which."""
+
+    tie: str
+    runs: int  # runs from (0, 0): one, or one a seed
+    full: int
+    corner_runs: int  # runs from the four corners
+    corner_full: int
+    failures: list[Failure]  # the corner runs that stopped short
+
+    @property
+    def answer(self) -> str:
+        """Yes when every run from (0, 0) is full, No when none is, else how many of the seeds."""
+        if self.full in (0, self.runs):
+            return yes_no(self.full == self.runs)
+        return f"{self.full} of {self.runs} seeds"
+
+    @property
+    def failing(self) -> str:
+        return failures_text(self.failures)
+
+
+@dataclass(frozen=True)
 class Heuristic:
-    """The accessibility heuristic from the corners of 8 x 8 (the one from (0, 0) drawn)."""
+    """The accessibility heuristic from the corners of 8 x 8 (the one from (0, 0) drawn), and every tie-break."""
 
     corner: Corner
     corners: list[Corner]
     corner_svg: str
+    rules: list[CornerRule] = field(default_factory=list)
 
     @property
     def answer(self) -> str:
@@ -181,11 +218,22 @@ class Heuristic:
         return yes_no(self.corner.full)
 
     @property
+    def other_answers(self) -> list[CornerRule]:
+        """The tie-breaks whose answer from (0, 0) is not move order's."""
+        return [r for r in self.rules if r.tie != "first" and r.answer != self.answer]
+
+    @property
     def glance(self) -> str:
         full = sum(c.full for c in self.corners)
+        other = "; ".join(
+            f"{r.answer} with {r.tie} ties" + (f" ({r.failures[0].reached} squares)" if r.runs == 1 else "")
+            for r in self.other_answers
+        )
         return (
             f"{self.answer}: from (0, 0) the tour visits {self.corner.length} of 64 squares; "
-            f"full from {full} of the {len(CORNERS_8)} corners."
+            f"full from {full} of the {len(CORNERS_8)} corners"
+            + (f" (ties by move order; {other})" if other else "")
+            + "."
         )
 
 
@@ -193,20 +241,48 @@ def deitel_heuristic(data: StoreData) -> Heuristic:
     updated = data.results.by_start("warnsdorff", 8, 8, tie="first")
     corners = [Corner(start, updated[start].full, updated[start].length) for start in CORNERS_8 if start in updated]
     corner = updated[(0, 0)]
+    rules = []
+    for tie in TIE_BREAKS:
+        records = [r for r in data.results.select("warnsdorff", 8, 8, tie=tie) if r.start in CORNERS_8]
+        from_corner = [r for r in records if r.start == (0, 0)]
+        if from_corner and {r.start for r in records} == set(CORNERS_8):
+            rules.append(
+                CornerRule(
+                    tie=tie,
+                    runs=len(from_corner),
+                    full=sum(r.full for r in from_corner),
+                    corner_runs=len(records),
+                    corner_full=sum(r.full for r in records),
+                    failures=failures(records),
+                )
+            )
     return Heuristic(
         corner=Corner(corner.start, corner.full, corner.length),
         corners=corners,
-        corner_svg=tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0)"),
+        corner_svg=numbered_tour_svg(corner.tour(), title="the accessibility heuristic from (0, 0), numbered"),
+        rules=rules,
     )
 
 
 @dataclass(frozen=True)
 class RuleRow:
-    """One rule's runs on 8 x 8: its name, what it means, what it found."""
+    """One rule's runs on 8 x 8: its name, what it means, what it found, and from where it stopped short."""
 
     name: str
     meaning: str
     summary: Summary
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def failing(self) -> str:
+        """The failing starts named, when there are few; else how many, the map shows them."""
+        starts = {f.start for f in self.failures}
+        if not starts:
+            return "none"
+        if len(starts) > FAILURES_NAMED_UP_TO:
+            reached = [f.reached for f in self.failures]
+            return f"{len(starts)} starts, {min(reached)}–{max(reached)} squares"
+        return failures_text(self.failures)
 
 
 @dataclass(frozen=True)
@@ -218,13 +294,21 @@ class SixtyFourTours:
     static6: Summary
     rules: list[RuleRow]
     static_heat: str
+    updated_failures: list[Failure] = field(default_factory=list)
+    static6_reached: list[int] = field(default_factory=list)  # the squares each failing 6 x 6 start reached
+    updated_map: str = ""
+
+    @property
+    def updated_failing(self) -> str:
+        return failures_text(self.updated_failures)
 
     @property
     def glance(self) -> str:
         w, s8, s6 = self.updated, self.static, self.static6
         return (
-            f"{w.full} of {w.starts} with the table updated; {s8.full} of {s8.starts} with the static table "
-            f"({s6.full} of {s6.starts} on 6 × 6)."
+            f"{w.full} of {w.starts} with the table updated"
+            + (f" (fails from {self.updated_failing})" if self.updated_failures else "")
+            + f"; {s8.full} of {s8.starts} with the static table ({s6.full} of {s6.starts} on 6 × 6)."
         )
 
 
@@ -233,6 +317,7 @@ def deitel_64_tours(data: StoreData) -> SixtyFourTours:
     board = Board(8, 8)
     updated = results.by_start("warnsdorff", 8, 8, tie="first")
     static = results.by_start("static", 8, 8)
+    static6 = results.by_start("static", 6, 6)
     rules = [
         ("first legal move", "no heuristic (the first script)", results.select("naive", 8, 8)),
         ("static table", "the empty board's accessibility, never updated", list(static.values())),
@@ -246,7 +331,10 @@ def deitel_64_tours(data: StoreData) -> SixtyFourTours:
     return SixtyFourTours(
         updated=Summary.of(list(updated.values())),
         static=Summary.of(list(static.values())),
-        static6=Summary.of(list(results.by_start("static", 6, 6).values())),
-        rules=[RuleRow(name, meaning, Summary.of(records)) for name, meaning, records in rules],
-        static_heat=reached_map(board, static, "static table: squares reached from each start"),
+        static6=Summary.of(list(static6.values())),
+        rules=[RuleRow(name, meaning, Summary.of(records), failures(records)) for name, meaning, records in rules],
+        static_heat=outcome_map(board, list(static.values()), "static table: each start's outcome"),
+        updated_failures=failures(updated.values()),
+        static6_reached=sorted({f.reached for f in failures(static6.values())}),
+        updated_map=outcome_map(board, list(updated.values()), "updated table: each start's outcome"),
     )

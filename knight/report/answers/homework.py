@@ -55,6 +55,7 @@ class Program(OneTour):
     length: int
     partial: Partial | None
     failures: int
+    failing: str = ""  # the starts it fails from, in words
 
     @property
     def glance(self) -> str:
@@ -74,6 +75,7 @@ def homework_program(data: StoreData) -> Program:
         length=corner.length,
         partial=Partial(failed[0].start, failed[0].length, failed[0].tour().array().tolist()) if failed else None,
         failures=len(failed),
+        failing=_failing_words(Board(5, 5), failures(failed)),
     )
 
 
