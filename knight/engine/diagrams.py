@@ -368,7 +368,14 @@ def empty_board_svg(
     for a, b in moves:
         if not (board.contains(a) and board.contains(b)):
             raise ValueError(f"move {a}-{b} is not on the {board} board")
-        _line(svg, _centre(*a), _centre(*b), stroke=HIGHLIGHT, width=SQUARE / 8, **{"class": "move"})
+        _line(
+            svg,
+            _centre(*a),
+            _centre(*b),
+            stroke=HIGHLIGHT,
+            width=SQUARE / 12,
+            **{"class": "move", "stroke-linecap": "round"},
+        )
     if start is not None:
         if not board.contains(start):
             raise ValueError(f"start {start} is not on the {board} board")
