@@ -1,0 +1,44 @@
+"""Deitel 7.24, the first script: the knight takes the first legal move,
+0 to 7, until it is stuck.
+
+Run: python3 deitel_first_knight.py [row column]   (start; default 0 0)
+"""
+
+import sys
+
+horizontal = [2, 1, -1, -2, -2, -1, 1, 2]
+vertical = [-1, -2, -2, -1, 1, 2, 2, 1]
+
+
+def move_knight(start_row: int, start_column: int) -> list[list[int]]:
+    """The board, each square holding the count when the knight came."""
+    board = [[0] * 8 for _ in range(8)]
+    current_row, current_column = start_row, start_column
+    counter = 1
+    board[current_row][current_column] = counter
+    while True:
+        for move_number in range(8):  # test every potential move
+            row = current_row + vertical[move_number]
+            column = current_column + horizontal[move_number]
+            if 0 <= row < 8 and 0 <= column < 8 and board[row][column] == 0:
+                break
+        else:
+            return board  # no move is legal: the knight is stuck
+        current_row, current_column = row, column
+        counter += 1
+        board[current_row][current_column] = counter
+
+
+def moves_made(board: list[list[int]]) -> int:
+    return max(max(row) for row in board) - 1
+
+
+start = [int(word) for word in sys.argv[1:3]] or [0, 0]
+board = move_knight(start[0], start[1])
+for row in board:
+    print(" ".join(f"{count:2}" for count in row))
+print(f"From {tuple(start)} the knight made {moves_made(board)} moves.")
+
+every = [moves_made(move_knight(r, c)) for r in range(8) for c in range(8)]
+print(f"From the 64 starts: {min(every)} to {max(every)} moves,")
+print(f"{every.count(63)} full tours.")
