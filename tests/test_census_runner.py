@@ -247,7 +247,9 @@ def test_a_census_that_keeps_failing_is_reported_incomplete(tmp_path):
 
 def test_the_dask_executor_runs_a_census(tmp_path):
     job = load_job(write_job(tmp_path, "counted", JOB))
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
         with Store(tmp_path / "dask.sqlite") as store:
             run = run_jobs(
                 [job], store, workers=2, executor="dask", scheduler=cluster.scheduler_address, reporter=quiet()
