@@ -3,14 +3,15 @@ argument, the board without two corners, and Parberry's join)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from knight.engine import Board
 from knight.engine.board import Square
-from knight.engine.diagrams import heat_map_svg, tour_svg
-from knight.engine.parberry import BASE_SIZES, structured_moves
+from knight.engine.diagrams import heat_map_svg, join_svg, starts_map_svg, tour_svg
+from knight.engine.parberry import BASE_SIZES, parberry_join, structured_moves
 from knight.engine.theory import Verdict, colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, agreement, count_of
@@ -25,6 +26,7 @@ __all__ = [
     "Colours",
     "Corners",
     "FirstTours",
+    "JoinDrawn",
     "Parberry",
     "eiffel_all",
     "eiffel_closed",
@@ -89,6 +91,7 @@ class FirstTours:
     drawn: FirstTour
     svg: str
     five: FiveByFive
+    five_map: str = ""  # each start of 5 x 5: a tour found, or none by trying every path
 
     @property
     def glance(self) -> str:
@@ -139,6 +142,11 @@ def eiffel_first(data: StoreData) -> FirstTours:
             proven_none=sum(not r.full and not r.budget_exhausted for r in five.values()),
             out_of_budget=sum(r.budget_exhausted for r in five.values()),
             nodes_total=sum(r.work for r in five.values()),
+        ),
+        five_map=starts_map_svg(
+            Board(5, 5),
+            {start: "found" if r.full else ("unknown" if r.budget_exhausted else "none") for start, r in five.items()},
+            title="5 × 5: where the search found a tour, and where it proved none",
         ),
     )
 
@@ -482,6 +490,19 @@ class ParberryBoard:
 
 
 @dataclass(frozen=True)
+class JoinDrawn:
+    """The join of four quarter tours drawn: which board, its quarters, the moves taken out and put in, and
+    whether the stored tour of that board is exactly those quarters with those moves changed."""
+
+    board: str
+    quarter: str
+    removed: list[tuple[Square, Square]]
+    added: list[tuple[Square, Square]]
+    matches: bool
+    svg: str
+
+
+@dataclass(frozen=True)
 class Parberry:
     """Parberry's join of four quarter tours, with the tours the construction gave (one drawn)."""
 
@@ -490,6 +511,7 @@ class Parberry:
     joined: ParberryBoard | None
     shown: ParberryBoard
     svg: str
+    join: JoinDrawn | None = None
 
     @property
     def glance(self) -> str:
@@ -523,6 +545,9 @@ def eiffel_parberry(data: StoreData) -> Parberry:
             )
         )
     eight = next((r for r in records if (r.n, r.m) == (8, 8)), records[0])
+    joined = min(
+        (r for r, b in zip(records, boards) if not b.base), key=lambda r: r.n * r.m, default=None
+    )  # the smallest join reads best
     return Parberry(
         boards=boards,
         board=board_text(eight.n, eight.m),
@@ -532,5 +557,34 @@ def eiffel_parberry(data: StoreData) -> Parberry:
             eight.tour(),
             title=f"a closed tour of {board_text(eight.n, eight.m)} with the join property",
             highlight=structured_moves(eight.n, eight.m),
+        ),
+        join=_join_drawn(joined) if joined is not None else None,
+    )
+
+
+def _cycle_moves(squares: Sequence[Square]) -> set[frozenset[Square]]:
+    """The moves of a closed tour, each as the pair of squares it joins (the closing move too)."""
+    return {frozenset(pair) for pair in zip(squares, [*squares[1:], squares[0]])}
+
+
+def _join_drawn(record: TourRecord) -> JoinDrawn:
+    """The last join of a stored Parberry tour drawn, checked against the stored tour move by move."""
+    board = record.board
+    join = parberry_join(board)
+    made = set().union(*(_cycle_moves(q) for q in join.quarters))
+    made = (made - {frozenset(m) for m in join.removed}) | {frozenset(m) for m in join.added}
+    quarter = board_text(len({r for r, _ in join.quarters[0]}), len({c for _, c in join.quarters[0]}))
+    return JoinDrawn(
+        board=board_text(board.n, board.m),
+        quarter=quarter,
+        removed=list(join.removed),
+        added=list(join.added),
+        matches=made == _cycle_moves(record.tour().squares),
+        svg=join_svg(
+            board,
+            join.quarters,
+            join.removed,
+            join.added,
+            title=f"four closed {quarter} tours joined into one closed tour of {board_text(board.n, board.m)}",
         ),
     )
