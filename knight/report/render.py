@@ -25,6 +25,7 @@ __all__ = [
     "TEMPLATE_FILES",
     "PAPERS",
     "render_html",
+    "render_page",
     "write_pdf",
     "alongside",
     "write_text",
@@ -50,6 +51,24 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4") 
         raise ValueError(f"unknown edition {edition!r}; choose one of: {', '.join(EDITIONS)}")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
+    page = _environment().get_template(TEMPLATE_FILES[edition])
+    return _no_break_in_boards(
+        page.render(
+            **context,
+            edition=edition,
+            paper=PAPERS[paper],
+            css=(TEMPLATES / "style.css").read_text(encoding="utf-8"),
+            player_js=(TEMPLATES / "player.js").read_text(encoding="utf-8"),
+        )
+    )
+
+
+def render_page(template: str, context: Mapping[str, Any]) -> str:
+    """Any other page of the package's templates (the site's index and self-check page), rendered the same way."""
+    return _no_break_in_boards(_environment().get_template(template).render(**context))
+
+
+def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("knight.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True),
@@ -62,16 +81,7 @@ def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4") 
     environment.filters["scientific"] = scientific
     environment.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalised, the rest kept
     environment.filters["percent"] = lambda value, digits=0: f"{100 * value:.{digits}f}%"
-    page = environment.get_template(TEMPLATE_FILES[edition])
-    return _no_break_in_boards(
-        page.render(
-            **context,
-            edition=edition,
-            paper=PAPERS[paper],
-            css=(TEMPLATES / "style.css").read_text(encoding="utf-8"),
-            player_js=(TEMPLATES / "player.js").read_text(encoding="utf-8"),
-        )
-    )
+    return environment
 
 
 def _no_break_in_boards(html: str) -> str:
