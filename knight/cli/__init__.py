@@ -124,6 +124,7 @@ from knight.cli import grade as _grade  # noqa: E402,F401
 from knight.cli import report as _report  # noqa: E402,F401
 from knight.cli import results as _results  # noqa: E402,F401
 from knight.cli import run as _run  # noqa: E402,F401
+from knight.cli import site as _site  # noqa: E402,F401
 from knight.cli import starts as _starts  # noqa: E402,F401
 from knight.cli import tour as _tour  # noqa: E402,F401
 from knight.cli import verify as _verify  # noqa: E402,F401
