@@ -78,7 +78,7 @@ bench: $(STAMP) system-libraries kernels
 # again), then write both editions of the report, HTML and PDF, to reports/out/.
 report: $(STAMP) system-libraries kernels
 	$(BIN)/knight run $(JOBS)
-	$(BIN)/knight report --edition key --edition handout $(addprefix --job ,$(JOBS))
+	$(BIN)/knight report --edition key --edition handout $(addprefix --job ,$(JOBS)) $(if $(wildcard course.toml),--course course.toml)
 
 clean:
 	rm -rf $(VENV) reports/out var .pytest_cache .hypothesis .benchmarks

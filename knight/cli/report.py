@@ -56,6 +56,10 @@ def report(
         list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")
     ] = [],
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDF.")] = True,
+    course: Annotated[
+        Path | None,
+        typer.Option(help="The course file (course.toml): its title, class and due date head both editions."),
+    ] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -74,9 +78,10 @@ def report(
     shown = [load_job(job, force=True).name for job in jobs] if jobs else None
     _check_out(out)
     meta = _meta(jobs)
+    heading = _course(course)
 
     def write(name: str, context: dict[str, Any]) -> None:
-        html = render_html({**context, "meta": meta}, edition=name, paper=paper)
+        html = render_html({**context, "meta": meta, "course": heading}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]
         write_text(html, target.with_suffix(".html"))
         if pdf:
@@ -120,6 +125,15 @@ def _check_out(out: Path) -> None:
     from knight.report.render import remove_leftovers
 
     remove_leftovers(out)  # what a render killed midway left behind
+
+
+def _course(path: Path | None) -> dict[str, str] | None:
+    """The course file's title, class and dates, for the editions' headings (None: no course file given)."""
+    if path is None:
+        return None
+    from knight.report.course import load_course
+
+    return load_course(path).to_context()
 
 
 def _meta(jobs: list[Path]) -> dict[str, Any]:
