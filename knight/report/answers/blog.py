@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import tour_svg
 from knight.errors import MissingData
-from knight.report.answers.common import OneTour, StoreData, agreement, reached_map
+from knight.report.answers.common import (
+    Failure,
+    OneTour,
+    StoreData,
+    agreement,
+    failures,
+    failures_text,
+    outcome_map,
+)
 from knight.report.charts import estimates_svg, success_by_size_svg, success_maps_svg
-from knight.report.reach import judge_claims, reach_by_rule, side_ranges
+from knight.report.reach import Reach, judge_claims, reach_by_rule, side_ranges
 from knight.report.records import EstimateRecord, Results, Summary
 from knight.report.text import board_text, power_of_ten, scientific, superscript
 
@@ -46,6 +54,10 @@ SECONDS_PER_YEAR = 365.25 * 24 * 3600
 CHARTED_RULES = ("first", "lookahead-sum", "roth", "squirrel")
 #: The blog's W+ and W2, as we read them (see the methods appendix).
 W_PLUS, W_TWO = "squirrel", "lookahead-sum"
+#: The readings of the plain rule's ties W+ and W2 are compared with (not W+ and W2 themselves).
+PLAIN_TIES = ("first", "random", "lookahead-min", "roth", "blog")
+#: The side up to which the blog says the rule works, and past which it "experiences difficulty".
+BLOG_LIMIT = 50
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,9 @@ class Example(OneTour):
     full: bool
     length: int
     svg: str
+    others: list[tuple[str, bool, int]] = field(default_factory=list)  # each tie-break from the same start
+    random_runs: int = 0  # every run with random ties on 8 x 8 (every start, every seed) and how many were full
+    random_full: int = 0
 
     @property
     def glance(self) -> str:
@@ -169,12 +184,22 @@ class Example(OneTour):
 def blog_example(data: StoreData) -> Example:
     random_runs = data.results.require("warnsdorff", 8, 8, tie="random")
     chosen = random.Random(2014).choice(random_runs)  # "start the knight randomly": a seeded draw from the runs
+    others = [
+        (tie, record.full, record.length)
+        for tie in TIE_BREAKS
+        if tie != "random"
+        for record in data.results.select("warnsdorff", 8, 8, tie=tie)
+        if record.start == chosen.start
+    ]
     return Example(
         start=chosen.start,
         seed=chosen.params.get("seed"),
         full=chosen.full,
         length=chosen.length,
         svg=tour_svg(chosen.tour(), title="Warnsdorff's rule from a random start"),
+        others=others,
+        random_runs=len(random_runs),
+        random_full=sum(r.full for r in random_runs),
     )
 
 
@@ -188,6 +213,11 @@ class Script:
     largest: int | None  # the largest side it ran on; None when it ran on no board of the size study
     failing: list[int]
     heat: str
+    failures: list[Failure] = field(default_factory=list)  # the starts of 8 x 8 it stops short from
+
+    @property
+    def failing_starts(self) -> str:
+        return failures_text(self.failures)
 
     @property
     def glance(self) -> str:
@@ -209,7 +239,8 @@ def blog_script(data: StoreData) -> Script:
         first_failure=reach.first_failure if reach else None,
         largest=reach.sides[-1] if reach else None,
         failing=reach.failing if reach else [],
-        heat=reached_map(Board(8, 8), starts, "the blog's script: squares reached from each start"),
+        heat=outcome_map(Board(8, 8), list(starts.values()), "the blog's script: each start's outcome"),
+        failures=failures(starts.values()),
     )
 
 
@@ -224,6 +255,26 @@ class RuleReach:
     first: int | None
     failing: int
     by_range: list[float | None]
+    failing_to_limit: int = 0  # sides up to m = 50 where it failed
+    failing_past_limit: int = 0  # sides past m = 50 where it failed, of
+    sides_past_limit: int = 0
+
+    @property
+    def verdict(self) -> str:
+        """The blog's claim read for this tie-break: no failure up to m = 50, and difficulty (a failure) past it;
+        ``untested`` when it ran on no side past 50."""
+        if not self.sides_past_limit:
+            return "untested"
+        return agreement(self.failing_to_limit == 0 and self.failing_past_limit > 0)
+
+    @property
+    def reason(self) -> str:
+        """Why, in a few words: which half of the claim fails."""
+        if self.failing_to_limit:
+            return f"fails on {self.failing_to_limit} sides up to {BLOG_LIMIT}"
+        if not self.failing_past_limit:
+            return f"never fails past {BLOG_LIMIT}"
+        return f"no failure up to {BLOG_LIMIT}, {self.failing_past_limit} past it"
 
 
 @dataclass(frozen=True)
@@ -253,6 +304,24 @@ class PastFifty:
     every_start: list[EveryStart]
 
     @property
+    def agreeing(self) -> list[str]:
+        """The tie-breaks for which the blog's claim holds on our runs."""
+        return [r.tie for r in self.rules if r.verdict == "agree"]
+
+    @property
+    def by_rule(self) -> str:
+        """The claim's verdict by tie-break, in a few words: ``agree for first and blog, disagree for 6 others``."""
+        judged = [r for r in self.rules if r.verdict != "untested"]
+        if not judged:
+            return ""
+        agree = self.agreeing
+        ties = " and ".join([", ".join(agree[:-1]), agree[-1]] if len(agree) > 1 else agree)
+        others = len(judged) - len(agree)
+        return (f"agree for {ties}" if agree else "agree for none") + (
+            f", disagree for the {others} other{'s' if others > 1 else ''}" if others else ""
+        )
+
+    @property
     def never_fails(self) -> str:
         """The answer when the plain rule never fails, said in the glance and the section alike."""
         return f"The plain rule never fails from the corner up to m = {self.largest}"
@@ -260,11 +329,13 @@ class PastFifty:
     @property
     def glance(self) -> str:
         return (
-            f"From the corner the plain rule first fails at m = {self.first}" if self.first else self.never_fails
-        ) + (
-            f"; it succeeds on {self.below:.0%} of sides up to 50 and {self.above:.0%} above: our runs {self.verdict}."
-            if self.above is not None and self.below is not None
-            else f": {self.verdict}."
+            (f"From the corner the plain rule first fails at m = {self.first}" if self.first else self.never_fails)
+            + (
+                f"; it succeeds on {self.below:.0%} of sides up to 50 and {self.above:.0%} above: our runs {self.verdict}"
+                if self.above is not None and self.below is not None
+                else f": {self.verdict}"
+            )
+            + (f" (by tie-break: {self.by_rule})." if self.by_rule else ".")
         )
 
 
@@ -298,6 +369,9 @@ def blog_past_50(data: StoreData) -> PastFifty:
                 first=rule.first_failure,
                 failing=len(rule.failing),
                 by_range=[rule.rate_between(low, high) for low, high in ranges],
+                failing_to_limit=sum(m <= BLOG_LIMIT for m in rule.failing),
+                failing_past_limit=sum(m > BLOG_LIMIT for m in rule.failing),
+                sides_past_limit=sum(m > BLOG_LIMIT for m in rule.sides),
             )
             for tie, rule in reach.items()
         ],
@@ -319,11 +393,27 @@ class Improved:
     failing: int
     tested: int
     first: int | None
+    rate: float | None = None  # its share of full runs on the sides past 50
+    against: list[Against] = field(default_factory=list)  # against each reading of the plain rule's ties
 
     @property
     def verdict(self) -> str:
         """Whether it "does better": decided by the counts the table shows."""
         return agreement(self.full > self.plain_full)
+
+
+@dataclass(frozen=True)
+class Against:
+    """W+ or W2 against the plain rule with one tie-break, on the sides past 50 both ran: the shares of runs full."""
+
+    tie: str
+    rate: float
+    ours: float
+
+    @property
+    def verdict(self) -> str:
+        """ "Does better" with this reading of the plain rule: a higher share of full tours."""
+        return agreement(self.ours > self.rate)
 
 
 @dataclass(frozen=True)
@@ -334,6 +424,18 @@ class WPlus:
     largest: int
 
     @property
+    def plain_ties(self) -> list[str]:
+        """The tie-breaks of the plain rule each row is compared with (the same for every row)."""
+        return [a.tie for a in self.rows[0].against] if self.rows else []
+
+    @property
+    def not_better(self) -> str:
+        """Where "does better" fails with another reading of the plain rule: ``W2 against roth``."""
+        return ", ".join(
+            f"{r.name.split(' ')[0]} against {a.tie}" for r in self.rows for a in r.against if a.verdict != "agree"
+        )
+
+    @property
     def glance(self) -> str:
         return (
             "; ".join(
@@ -341,8 +443,15 @@ class WPlus:
                 f"{r.plain_full}), our runs {r.verdict}"
                 for r in self.rows
             )
+            + (f" — not better than the plain rule with other ties: {self.not_better}" if self.not_better else "")
             + "."
         )
+
+
+def _share(rule: Reach, sides: list[int]) -> float:
+    """The share of ``rule``'s runs on ``sides`` that gave a full tour (every seed counted)."""
+    full = sum(rule.outcomes[m][0] for m in sides)
+    return full / sum(rule.outcomes[m][1] for m in sides)
 
 
 def blog_w_plus(data: StoreData) -> WPlus:
@@ -368,6 +477,12 @@ def blog_w_plus(data: StoreData) -> WPlus:
                 failing=len(rule.failing),
                 tested=len(rule.sides),
                 first=rule.first_failure,
+                rate=_share(rule, both),
+                against=[
+                    Against(other, _share(reach[other], both), _share(rule, both))
+                    for other in PLAIN_TIES
+                    if other in reach and all(m in reach[other].outcomes for m in both)
+                ],
             )
         )
     if not rows:
@@ -383,6 +498,12 @@ class TieRate:
     meaning: str
     summary: Summary
     rate: float
+    failures: list[Failure] = field(default_factory=list)
+    outcomes: str = ""  # a small board of each start's outcome, for a tie-break run from every start
+
+    @property
+    def failing(self) -> str:
+        return failures_text(self.failures)
 
 
 @dataclass(frozen=True)
@@ -427,7 +548,19 @@ def blog_ties(data: StoreData) -> Ties:
         records = data.results.select("warnsdorff", 8, 8, tie=tie)
         if records:
             summary = Summary.of(records)
-            comparison.append(TieRate(tie, TIE_BREAKS[tie], summary, summary.full / len(records)))
+            everywhere = summary.starts == 64
+            comparison.append(
+                TieRate(
+                    tie,
+                    TIE_BREAKS[tie],
+                    summary,
+                    summary.full / len(records),
+                    failures(records),
+                    outcome_map(Board(8, 8), records, f"{tie}: each start's outcome")
+                    if everywhere and summary.full < len(records)
+                    else "",
+                )
+            )
     ties = Ties(comparison)
     if not ties.everywhere:
         raise MissingData("no tie-break run from every start of 8 x 8")
