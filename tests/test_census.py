@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 import knight.engine.census as census_module
+import knight.engine.census_count as census_count
+import knight.engine.census_plan as census_plan
+import knight.engine.census_symmetry as census_symmetry
 from knight.engine import Board, InvalidInput
 from knight.engine.census import (
     CensusUnit,
@@ -50,8 +53,11 @@ def brute_force_counts(n, m, removed=(), closed=False):
     return counts
 
 
-def test_docstring_examples():
-    assert doctest.testmod(census_module).failed == 0
+@pytest.mark.parametrize(
+    "module", [census_module, census_plan, census_count, census_symmetry], ids=lambda m: m.__name__
+)
+def test_docstring_examples(module):
+    assert doctest.testmod(module).failed == 0
 
 
 def test_5x5_census_matches_the_published_numbers():

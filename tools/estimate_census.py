@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from knight.engine.board import Board  # noqa: E402
-from knight.engine.census import _orbits, census_units, count_unit  # noqa: E402
+from knight.engine.census import census_units, count_unit, orbits  # noqa: E402
 
 
 def main() -> None:
@@ -37,8 +37,7 @@ def main() -> None:
     board = Board(args.n, args.m)
     began = time.perf_counter()
     units = census_units(board, depth=args.depth)
-    orbits = _orbits(board, set())
-    orbit = {square: len(images) for square, images in orbits.items()}
+    orbit = {square: len(images) for square, images in orbits(board, set()).items()}
     print(f"{board}: {len(units):,} units of depth {args.depth} ({time.perf_counter() - began:.1f} s to list)")
     count_unit(units[0], compiled=True)  # compile or load the kernel
     rng = random.Random(args.seed)

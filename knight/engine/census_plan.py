@@ -1,0 +1,350 @@
+"""Planning a census: the units it splits into, and how many there are before any is listed.
+
+A census (:mod:`knight.engine.census`) is split into independent units, a start square and a first
+move (or a path of ``depth`` moves), that any pool can run. Only one start of each class of squares the
+board's symmetries carry onto each other is searched, and of its first moves one of each class under the
+symmetries that keep the start in place, with the class's size as the unit's ``weight``
+(:mod:`knight.engine.census_symmetry`). A request too big to list is refused before anything is listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from knight.engine.board import Board, Square, size_text
+from knight.engine.census_symmetry import first_move_weights, orbits
+from knight.errors import InvalidInput
+
+__all__ = [
+    "MAX_CENSUS_SQUARES",
+    "MAX_CENSUS_UNITS",
+    "CensusUnit",
+    "CensusSpec",
+    "census_units",
+    "census_unit_count",
+    "census_size",
+    "removed_indices",
+]
+
+#: The census kernel keeps the visited set in one 64-bit word.
+MAX_CENSUS_SQUARES = 64
+#: The most units one census may list (about 1 KB of memory each, units and their tasks):
+#: 7 × 7 at depth 8 has 727,587. Counted before any is listed (:func:`census_unit_count`).
+MAX_CENSUS_UNITS = 2_000_000
+#: Frontier paths expanded at a time while counting units (keeps the count within a few tens of MB).
+_COUNT_CHUNK = 100_000
+
+
+@dataclass(frozen=True)
+class CensusUnit:
+    """One independent piece of a census: the tours of one board from ``start`` whose first move is to ``first``
+    (and whose next moves, when ``more`` names them, go to those squares).
+
+    ``weight`` is how many first moves the unit stands for: a symmetry of the board that keeps the start
+    (and the removed squares) in place carries the tours of one first move one-to-one onto those of
+    another, so only the least of such first moves is searched, and its count is taken ``weight`` times.
+
+    ``first`` is None for a start with no move at all (the 1 × 1 board). Plain data, so a
+    unit can be pickled to a worker, stored under :attr:`key`, and rebuilt with
+    :meth:`from_dict`.
+
+    >>> CensusUnit(5, 5, (0, 0), (1, 2)).key
+    '5x5 open start 0,0 first 1,2'
+    """
+
+    n: int
+    m: int
+    start: Square
+    first: Square | None
+    closed: bool = False
+    removed: tuple[Square, ...] = ()
+    more: tuple[Square, ...] = ()
+    weight: int = 1
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    @property
+    def prefix(self) -> tuple[Square, ...]:
+        """The squares every tour of the unit begins with."""
+        return (self.start,) + (() if self.first is None else (self.first,)) + self.more
+
+    @property
+    def key(self) -> str:
+        """A stable name for the unit, e.g. to store its result under."""
+        first = "none" if self.first is None else f"{self.first[0]},{self.first[1]}"
+        removed = f" removed {';'.join(f'{r},{c}' for r, c in self.removed)}" if self.removed else ""
+        kind = "closed" if self.closed else "open"
+        more = f" then {';'.join(f'{r},{c}' for r, c in self.more)}" if self.more else ""
+        times = f" x{self.weight}" if self.weight != 1 else ""
+        return (
+            f"{size_text(self.n, self.m)} {kind}{removed} start {self.start[0]},{self.start[1]} first {first}{more}"
+            f"{times}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "m": self.m,
+            "start": list(self.start),
+            "first": None if self.first is None else list(self.first),
+            "closed": self.closed,
+            "removed": [list(square) for square in self.removed],
+            "more": [list(square) for square in self.more],
+            **({"weight": self.weight} if self.weight != 1 else {}),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CensusUnit:
+        first = data.get("first")
+        return cls(
+            int(data["n"]),
+            int(data["m"]),
+            tuple(data["start"]),
+            None if first is None else tuple(first),
+            bool(data.get("closed", False)),
+            tuple(tuple(square) for square in data.get("removed", ())),
+            tuple(tuple(square) for square in data.get("more", ())),
+            int(data.get("weight", 1)),
+        )
+
+
+@dataclass(frozen=True)
+class CensusSpec:
+    """What defines a census: the board, open or closed tours, the removed squares, the start
+    squares (None: every start, one per symmetry class searched) and the depth of its units.
+
+    >>> spec = CensusSpec(5, 5)
+    >>> spec.describe(), len(spec.units())
+    ('5x5 open, every start', 12)
+    """
+
+    n: int
+    m: int
+    closed: bool = False
+    removed: tuple[Square, ...] = ()
+    starts: tuple[Square, ...] | None = None
+    depth: int = 1
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    @property
+    def kind(self) -> str:
+        """``open`` or ``closed``."""
+        return "closed" if self.closed else "open"
+
+    def units(self) -> list[CensusUnit]:
+        """The census's units, as :func:`census_units` lists them (start by start, for a start set)."""
+        return [
+            unit
+            for start in (self.starts or (None,))
+            for unit in census_units(
+                self.board, closed=self.closed, removed=self.removed, start=start, depth=self.depth
+            )
+        ]
+
+    def describe(self) -> str:
+        """A short label, e.g. ``6x6 open less (0, 0), (5, 5), every start``."""
+        less = f" less {', '.join(map(str, self.removed))}" if self.removed else ""
+        starts = "every start" if self.starts is None else f"from {', '.join(map(str, self.starts))}"
+        depth = f", depth {self.depth}" if self.depth != 1 else ""
+        return f"{size_text(self.n, self.m)} {self.kind}{less}, {starts}{depth}"
+
+
+def census_units(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    start: Square | None = None,
+    depth: int = 1,
+) -> list[CensusUnit]:
+    """The independent units a census of ``board`` consists of, in a fixed order.
+
+    Open tours: for one start square of every symmetry class (the smallest square of its
+    class; only the symmetries that keep ``removed`` in place count), one unit per first
+    move — per class of first moves under the symmetries that keep the start in place, with
+    the class's size as the unit's ``weight`` (:func:`first_move_weights`; a third fewer nodes
+    on 6 × 6). Closed tours: every closed tour passes through every square, so one start
+    suffices — a square of least degree (fewest units) — with one unit per first move.
+    ``start`` restricts the census to that square. ``depth`` > 1 splits finer, one unit per
+    path of ``depth`` moves (for a cluster: 7 × 7 at depth 8 gives 727,587 units).
+
+    Parameters
+    ----------
+    board : the board, at most 64 squares.
+    closed : count closed tours instead of open ones.
+    removed : squares taken off the board, ``(row, col)``.
+    start : only this start square.
+    depth : moves fixed by each unit (1: the first move).
+
+    Example
+    -------
+    >>> [(unit.start, unit.first) for unit in census_units(Board(5, 5))][:3]
+    [((0, 0), (1, 2)), ((0, 1), (2, 0)), ((0, 1), (2, 2))]
+    >>> [unit.weight for unit in census_units(Board(6, 6), closed=True)]  # from a corner: (1, 2) and its mirror
+    [2]
+
+    Reference: Eiffel text, Try_All; the split into (start, first move) units as in
+    performance notes of this project.
+    """
+    gone, starts = _unit_starts(board, closed, removed, start, depth)
+    census_size(board, closed=closed, removed=removed, start=start, depth=depth)
+    removed_squares = tuple(sorted(board.coords(s) for s in gone))
+    units = []
+    for s in starts:
+        weights = first_move_weights(board, s, gone)
+        firsts = [int(t) for t in board.neighbours[s] if int(t) in weights]  # in move order; images left out
+        paths = [p for t in firsts for p in _paths(board, gone, [s, t], depth - 1)] if firsts else [[s]]
+        for path in paths:
+            squares = [board.coords(t) for t in path]
+            units.append(
+                CensusUnit(
+                    board.n,
+                    board.m,
+                    squares[0],
+                    squares[1] if len(squares) > 1 else None,
+                    bool(closed),
+                    removed_squares,
+                    tuple(squares[2:]),
+                    weights[path[1]] if len(path) > 1 else 1,
+                )
+            )
+    return units
+
+
+def census_unit_count(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    start: Square | None = None,
+    depth: int = 1,
+    limit: int = MAX_CENSUS_UNITS,
+) -> int | None:
+    """How many units :func:`census_units` would list, counted without listing them; None when more than ``limit``.
+
+    The paths are extended a move at a time as arrays (last square, visited set as a 64-bit word),
+    and the count stops as soon as it passes ``limit``: a path either stops (one unit) or extends,
+    so the units found so far plus the paths still growing never decrease. Time and memory stay
+    within a few times ``limit`` small array entries. A request :func:`census_units` refuses (a depth
+    not below the number of squares, a removed start, ...) raises :class:`InvalidInput` here too.
+
+    >>> census_unit_count(Board(5, 5)), census_unit_count(Board(6, 6), depth=30, limit=1000)
+    (12, None)
+    """
+    gone, starts = _unit_starts(board, closed, removed, start, depth)
+    table = np.asarray(board.neighbours, dtype=np.int64)
+    if gone:
+        table = np.where(np.isin(table, sorted(gone)), -1, table)
+    one = np.uint64(1)
+    total = 0
+    for s in starts:
+        # The first move, as census_units makes it: one searched move of each class under the start's
+        # symmetries (a start with no move at all is one unit); then every path grows freely.
+        searched = sorted(first_move_weights(board, s, gone))
+        if not searched:
+            total += 1
+            continue
+        last = np.array(searched, dtype=np.int64)
+        visited = np.array([(1 << s) | (1 << t) for t in searched], dtype=np.uint64)
+        for _ in range(depth - 1):
+            if not len(last):
+                break
+            grown_last, grown_visited = [], []
+            growing = 0
+            for begin in range(0, len(last), _COUNT_CHUNK):
+                ends, seen = last[begin : begin + _COUNT_CHUNK], visited[begin : begin + _COUNT_CHUNK]
+                targets = table[ends]
+                bits = np.left_shift(one, np.maximum(targets, 0).astype(np.uint64))
+                free = (targets >= 0) & ((seen[:, None] & bits) == 0)
+                total += int(np.count_nonzero(~free.any(axis=1)))  # paths that stop here: one unit each
+                rows, cols = np.nonzero(free)
+                grown_last.append(targets[rows, cols])
+                grown_visited.append(seen[rows] | bits[rows, cols])
+                growing += len(rows)
+                if total + growing + len(last) - begin - len(ends) > limit:  # the rest of the frontier: one each
+                    return None
+            last, visited = np.concatenate(grown_last), np.concatenate(grown_visited)
+        total += len(last)
+        if total > limit:
+            return None
+    return total
+
+
+def census_size(
+    board: Board, *, closed: bool = False, removed: Iterable[Square] = (), start: Square | None = None, depth: int = 1
+) -> int:
+    """How many units :func:`census_units` lists; :class:`InvalidInput` past :data:`MAX_CENSUS_UNITS`.
+
+    >>> census_size(Board(6, 6), depth=3)
+    322
+    """
+    count = census_unit_count(board, closed=closed, removed=removed, start=start, depth=depth)
+    if count is None:
+        raise InvalidInput(
+            f"depth {depth} splits the census of {board} into more than {MAX_CENSUS_UNITS:,} units, "
+            "too many to list in memory; use a smaller depth"
+        )
+    return count
+
+
+def _unit_starts(
+    board: Board, closed: bool, removed: Iterable[Square], start: Square | None, depth: int
+) -> tuple[set[int], list[int]]:
+    """Check a census's request and give its removed squares and the start squares its units begin on."""
+    gone = removed_indices(board, removed)
+    if board.size > MAX_CENSUS_SQUARES:
+        raise InvalidInput(
+            f"the census counts tours on boards of at most {MAX_CENSUS_SQUARES} squares; {board} has {board.size}"
+        )
+    available = [s for s in range(board.size) if s not in gone]
+    if not available:
+        raise InvalidInput(f"every square of the {board} board is removed; leave at least one")
+    deepest = max(1, len(available) - 1)  # a path of len(available) - 1 moves is a whole tour
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= deepest:
+        raise InvalidInput(
+            f"depth must be a positive number of moves, at most {deepest} (below the {len(available)} squares "
+            f"of {board}), got {depth!r}"
+        )
+    if start is not None:
+        first_square = board.index(start)
+        if first_square in gone:
+            raise InvalidInput(f"start {tuple(start)} is a removed square; choose one on the board")
+        return gone, [first_square]
+    if closed:
+        degree = {s: sum(1 for t in board.neighbours[s] if t >= 0 and t not in gone) for s in available}
+        return gone, [min(available, key=lambda s: (degree[s], s))]
+    return gone, sorted({min(orbit) for orbit in orbits(board, gone).values()})
+
+
+def _paths(board: Board, gone: set[int], path: list[int], depth: int) -> list[list[int]]:
+    """Every knight's path that extends ``path`` by ``depth`` moves (or as far as it goes, if it stops sooner)."""
+    moves = [[int(t) for t in row if t >= 0 and int(t) not in gone] for row in board.neighbours]
+    found: list[list[int]] = []
+
+    def extend(path: list[int], depth: int) -> None:
+        before = len(found)
+        if depth > 0:
+            for t in moves[path[-1]]:
+                if t not in path:
+                    path.append(t)
+                    extend(path, depth - 1)
+                    path.pop()
+        if len(found) == before:  # no move left, or deep enough
+            found.append(list(path))
+
+    extend(list(path), depth)
+    return found
+
+
+def removed_indices(board: Board, removed: Iterable[Square]) -> set[int]:
+    """The squares of ``removed``, ``(row, col)``, as plain-int indices of ``board``."""
+    return {board.index((square[0], square[1])) for square in removed}
