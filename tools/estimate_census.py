@@ -23,7 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from knight.engine.board import Board  # noqa: E402
-from knight.engine.census import census_units, count_unit, orbits  # noqa: E402
+from knight.engine.census import census_units, count_unit  # noqa: E402
+from knight.engine.census_symmetry import orbits  # noqa: E402
 
 
 def main() -> None:
