@@ -1,0 +1,148 @@
+"""The store's tables and their version: what each table holds, and the one format a store may have.
+
+Tables:
+
+* ``runs`` — one row per ``knight run``: when, which jobs, how it ended (``running``,
+  ``done``, ``interrupted``; a run killed outright is marked ``killed`` by the next run).
+* ``tasks`` — every task any job asked for, by its stable key: method, parameters, board, start.
+* ``job_tasks`` — which tasks belong to which job (a job's latest file decides).
+* ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with the
+  reason and the number of attempts. A task without a row here has not finished yet.
+* ``tours`` — the tour each done task built: length, full, closed, work, its three
+  deduplication keys (directed, up to reversal, up to reversal and symmetry) and its path,
+  ``moves``: the start square and one byte per move (:mod:`knight.engine.codec`, a quarter of
+  the int32 squares). On boards over :data:`~knight.tasks.PATH_KEPT_UP_TO_SQUARES` squares ``moves`` is NULL:
+  such tours are validated in full and stored with their flags, counts and keys, but not their
+  path, so that a study of boards up to 1000 × 1000 does not fill the disk.
+* ``counts`` — what each done census-unit task (method ``census``, :data:`~knight.tasks.CENSUS`) counted:
+  its directed ``tours`` and search ``nodes``. A task has a row in one of ``tours``, ``counts``
+  and ``estimates``, never two.
+* ``estimates`` — what each done estimate task (method ``estimate``, :data:`~knight.tasks.ESTIMATE`) found:
+  Knuth's estimate of the plain backtracking tree from its start (probes, seed, means and
+  standard deviations of the node and tour estimates, the running means at 10^2, 10^3, ...
+  probes as JSON), the exact nodes and tours where the task counted the tree, and the node
+  rate of the plain search where it timed one (:class:`~knight.tasks.EstimateResult`).
+* ``censuses`` — every census a job asked for, by what defines it (board, open or closed,
+  removed squares, start set, depth) and its number of units; ``census_tasks`` names its unit
+  tasks and ``job_censuses`` the jobs that ask for it. :meth:`~knight.store.Store.censuses` puts a census
+  together from its units' counts (:class:`~knight.store.records.CensusRecord`).
+  ``census_classes`` holds a closed census's tours up to symmetry, and ``census_shares`` each closed
+  unit's share of Burnside's sum that they are counted from (:meth:`~knight.store.Store.unit_shares`; derived
+  data, added to an older store of this version when it is next opened for writing).
+* ``claims`` — the tasks a live run has taken to run now: task key, run, the run's process id
+  and host, when claimed (renewed when the run stores results). Two runs of one job share it
+  through these (:mod:`knight.store.claims`).
+
+The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
+written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
+give another path (``--store``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from knight.errors import StoreVersionError
+
+__all__ = ["PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
+
+#: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
+#: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
+#: Version 4: tree-size estimates (``estimates``); tours on boards with removed squares.
+#: Version 5: a checksum of each done task's outcome (``results.checksum``, :mod:`knight.store.integrity`).
+#: Version 6: claims (``claims``), so that two runs of one job share its tasks.
+#: Version 7: each run's host (``runs.host``): a run is judged dead by its pid only on its own host.
+SCHEMA_VERSION = 7
+#: The page size of a new store (SQLite's default is 4096). A tour's row (its path, a byte a move) takes up to
+#: a few kB: on 8 kB pages a sweep's commits write fewer, fuller pages, and the runner, which stores every
+#: result, spends about a tenth less of its time on it (the sweep benchmark's two-worker ratio gains ~0.04).
+#: A store made with another page size keeps its own.
+PAGE_SIZE = 8192
+
+#: Every table and index, each made if missing (a repair makes a dropped one again).
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, status TEXT NOT NULL,
+    jobs TEXT NOT NULL, executor TEXT NOT NULL, workers INTEGER NOT NULL, pid INTEGER NOT NULL,
+    tasks_total INTEGER NOT NULL DEFAULT 0, tasks_run INTEGER NOT NULL DEFAULT 0, host TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    key TEXT PRIMARY KEY, method TEXT NOT NULL, params TEXT NOT NULL, group_params TEXT NOT NULL,
+    n INTEGER NOT NULL, m INTEGER NOT NULL, start_row INTEGER NOT NULL, start_col INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS job_tasks (
+    job TEXT NOT NULL, task_key TEXT NOT NULL REFERENCES tasks(key), PRIMARY KEY (job, task_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    attempts INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', run_id INTEGER REFERENCES runs(id),
+    finished REAL NOT NULL, checksum TEXT
+);
+CREATE TABLE IF NOT EXISTS tours (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
+    closed INTEGER NOT NULL, success INTEGER NOT NULL, work INTEGER NOT NULL, work_unit TEXT NOT NULL,
+    budget_exhausted INTEGER NOT NULL, key_directed TEXT NOT NULL, key_undirected TEXT NOT NULL,
+    key_symmetric TEXT NOT NULL, moves BLOB
+);
+CREATE TABLE IF NOT EXISTS counts (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
+    nodes INTEGER NOT NULL CHECK (nodes >= 0)
+);
+CREATE TABLE IF NOT EXISTS estimates (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), probes INTEGER NOT NULL CHECK (probes >= 1),
+    seed INTEGER NOT NULL, node_mean REAL NOT NULL, node_sd REAL NOT NULL, tour_mean REAL NOT NULL,
+    tour_sd REAL NOT NULL, full_probes INTEGER NOT NULL, mean_depth REAL NOT NULL, checkpoints TEXT NOT NULL,
+    exact_nodes INTEGER, exact_tours INTEGER, rate_nodes INTEGER, rate_seconds REAL
+);
+CREATE TABLE IF NOT EXISTS censuses (
+    id INTEGER PRIMARY KEY, n INTEGER NOT NULL, m INTEGER NOT NULL, closed INTEGER NOT NULL,
+    removed TEXT NOT NULL, starts TEXT NOT NULL, depth INTEGER NOT NULL, units INTEGER NOT NULL,
+    UNIQUE (n, m, closed, removed, starts, depth)
+);
+CREATE TABLE IF NOT EXISTS census_tasks (
+    census_id INTEGER NOT NULL REFERENCES censuses(id), task_key TEXT NOT NULL REFERENCES tasks(key),
+    PRIMARY KEY (census_id, task_key)
+) WITHOUT ROWID;
+-- closed tours up to the board's symmetries, listed once by the runner when a closed census completes
+CREATE TABLE IF NOT EXISTS census_classes (
+    census_id INTEGER PRIMARY KEY REFERENCES censuses(id), classes INTEGER NOT NULL CHECK (classes >= 0)
+);
+-- for a done closed census unit whose tours were listed as they were counted: its share of Burnside's sum
+-- (UnitCount.share), from which the runner counts the classes above without a second search. Derived, like them;
+-- not a foreign key to tasks, so that repairing the store may drop a task
+CREATE TABLE IF NOT EXISTS census_shares (
+    task_key TEXT PRIMARY KEY, share INTEGER NOT NULL CHECK (share >= 0)
+);
+CREATE TABLE IF NOT EXISTS job_censuses (
+    job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
+) WITHOUT ROWID;
+-- not a foreign key to tasks: a claim is transient, and repairing the store may drop its task
+CREATE TABLE IF NOT EXISTS claims (
+    task_key TEXT PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), pid INTEGER NOT NULL,
+    host TEXT NOT NULL, claimed_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS job_tasks_by_task ON job_tasks (task_key);
+CREATE INDEX IF NOT EXISTS claims_by_run ON claims (run_id);
+"""
+
+
+def schema_version(db: sqlite3.Connection) -> int | None:
+    """The format version of the store open on ``db``: None for an empty file, 0 for a store from
+    before versions were recorded (it has tables but no ``user_version``)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+        return None
+    return version
+
+
+def create(db: sqlite3.Connection, path: Path) -> None:
+    """Make the tables of a new store on ``db`` (in a write transaction), or the ones an older store of this
+    version lacks; raise :class:`StoreVersionError` for a store of another version (nothing is migrated)."""
+    version = schema_version(db)
+    if version not in (None, SCHEMA_VERSION):
+        raise StoreVersionError(path, version, SCHEMA_VERSION)
+    for statement in filter(str.strip, SCHEMA.split(";")):
+        db.execute(statement)
+    if version is None:  # set once: setting it again, even unchanged, would rewrite the file's header
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
