@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import html
 import io
 import math
 import tomllib
@@ -373,64 +372,59 @@ def _csv_text(rows: list[Row]) -> str:
 
 # --- feedback pages -----------------------------------------------------------------------------
 
-_STYLE = """body{font-family:DejaVu Sans,sans-serif;max-width:40em;margin:1em auto;padding:0 1em;color:#222}
-h1{font-size:1.3em}svg{max-width:100%;height:auto}table{border-collapse:collapse}
-td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}.fix{background:#fff4e0;padding:.5em}"""
-
 
 def feedback_html(row: Row) -> str:
-    """The student's feedback page: their board drawn, the verdict and errors, and a sentence on what to fix."""
-    e = html.escape
-    title = f"Knight's tour feedback: {e(row.student)}"
-    parts = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
-        f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"
-    ]
+    """The student's feedback page: their board drawn, the verdict and errors, and a sentence on what to fix
+    (``feedback.html.j2``, rendered by the report's environment, which escapes all that comes from the hand-in)."""
+    from knight.report.render import render_page  # jinja2 loads when a page is written, not with the command line
+
     r = row.result
     if r is None:
-        parts.append(
-            f"<p>File <code>{e(row.file)}</code> could not be read: {e(row.note)}.</p>"
-            "<p class='fix'>Hand in the array your program prints, as a plain text file.</p>"
+        return render_page(
+            "feedback.html.j2", {"student": row.student, "file": row.file, "note": row.note, "facts": None}
         )
-    else:
-        facts = [
-            ("File", row.file),
-            ("Format", r.submission.format + (f" ({'; '.join(r.submission.notes)})" if r.submission.notes else "")),
-            ("Board", str(r.board)),
-            ("Verdict", r.summary()),
-            ("Score", f"{row.score:g}"),
-        ]
-        if r.first_error_step is not None:
-            facts.append(("First error", r.errors[0]))
-        if r.repeated:
-            facts.append(
-                (
-                    "Repeated squares",
-                    "; ".join(f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items()),
-                )
+    return render_page(
+        "feedback.html.j2",
+        {
+            "student": row.student,
+            "facts": _facts(row, r),
+            "board_svg": board_svg(r),
+            "a1_row": r.board.n - 1 if r.board.m <= 26 else None,  # chess names only for the columns a to z
+            "advice": r.advice(),
+        },
+    )
+
+
+def _facts(row: Row, r: Check) -> list[tuple[str, str]]:
+    """The feedback page's table: what was handed in and what the check found, a (heading, text) pair a line."""
+    facts = [
+        ("File", row.file),
+        ("Format", r.submission.format + (f" ({'; '.join(r.submission.notes)})" if r.submission.notes else "")),
+        ("Board", str(r.board)),
+        ("Verdict", r.summary()),
+        ("Score", f"{row.score:g}"),
+    ]
+    if r.first_error_step is not None:
+        facts.append(("First error", r.errors[0]))
+    if r.repeated:
+        facts.append(
+            (
+                "Repeated squares",
+                "; ".join(f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items()),
             )
-        if r.unvisited and len(r.unvisited) <= 40:
-            facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
-        elif r.unvisited:
-            facts.append(("Never visited", f"{len(r.unvisited)} squares"))
-        facts.append(("Lowest-degree rule", r.rule_sentence()))
-        if r.reproduced_by:
-            facts.append(("Same tour as", r.reproduced_by))
-        if r.assigned is not None:
-            facts.append(("Exercise", r.assigned_note))
-        if row.copied_from:
-            facts.append(("Same tour (up to symmetry) as", row.copied_text(lead="")))
-        parts.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts) + "</table>")
-        parts.append(f"<p>{board_svg(r)}</p>")
-        if r.board.m <= 26:
-            parts.append(
-                f"<p><small>Squares are named as in chess: columns a, b, c … from the left, rows 1, 2, 3 … "
-                f"from the bottom, so a1 is row {r.board.n - 1}, column 0 on the diagram.</small></p>"
-            )
-        parts.append(f"<p class='fix'>{e(r.advice())}</p>")
-    parts.append("</body></html>")
-    return "".join(parts)
+        )
+    if r.unvisited and len(r.unvisited) <= 40:
+        facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
+    elif r.unvisited:
+        facts.append(("Never visited", f"{len(r.unvisited)} squares"))
+    facts.append(("Lowest-degree rule", r.rule_sentence()))
+    if r.reproduced_by:
+        facts.append(("Same tour as", r.reproduced_by))
+    if r.assigned is not None:
+        facts.append(("Exercise", r.assigned_note))
+    if row.copied_from:
+        facts.append(("Same tour (up to symmetry) as", row.copied_text(lead="")))
+    return facts
 
 
 _SVG_CACHE: dict[tuple, str] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import importlib.resources
 import multiprocessing
@@ -68,6 +69,7 @@ def render_page(template: str, context: Mapping[str, Any]) -> str:
     return _no_break_in_boards(_environment().get_template(template).render(**context))
 
 
+@functools.cache  # one per process: each page (a class's feedback pages) reuses its compiled templates
 def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("knight.report", "templates"),
