@@ -119,7 +119,7 @@ def summary(db: sqlite3.Connection, path: Path, job: str | None = None) -> list[
     # The whole store's summary is kept beside it while its files are unchanged (knight.store.known):
     # its six distinct counts over every tour take a good part of `knight results`' time.
     facts = KnownFacts(path)
-    known: list[dict[str, Any]] | None = facts.get("summary")
+    known = facts.get("summary")  # as noted: the rows below, for the whole store
     if known is not None:
         return [row for row in known if job is None or row["job"] == job]
     cursor = db.execute(_SUMMARY, (job, job))
