@@ -95,6 +95,21 @@ def test_every_command_prints_one_json_document_with_the_same_keys_every_time(st
         ),
         "check": (["check", EXAMPLES / "alice.txt"], ["check", EXAMPLES / "dave.txt", "--board", 8]),
         "grade": (["grade", EXAMPLES, "--out", tmp_path / "g"], ["grade", EXAMPLES, "--out", tmp_path / "g2"]),
+        "site": (
+            ["site", "--out", tmp_path / "s", "--no-pdf", "--course", REPO / "course.toml", "--today", "2000-01-01"],
+            [
+                "site",
+                "--out",
+                tmp_path / "s",
+                "--no-pdf",
+                "--course",
+                REPO / "course.toml",
+                "--today",
+                "2000-01-02",
+                "--paper",
+                "letter",
+            ],
+        ),
     }
     assert set(pairs) == set(commands()), "a new command: add it here"
     for name, (first, second) in pairs.items():

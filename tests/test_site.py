@@ -1,0 +1,224 @@
+"""`knight site`: the class's static site, with the answer key only from the course's key_public_from on.
+
+The site is built the day before that day and on it, from a small store, and every file of it is read: before
+the day no key file, no link to one, no number the key answers with (the handout's give-away rule of
+tests/test_handout.py, applied to every file, HTML by its text and PDF by its pages) and none of the key's
+pictures; the store is not even opened. On the day the key is there, linked from the index. Bad course files
+and dates are refused in one line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from runner_helpers import knight, write_job
+from test_cli_conventions import knight_cli
+from test_handout import html_text, numbers, pdf_pages
+from test_report import SMALL_JOB
+
+from knight.errors import InvalidInput
+from knight.report.course import parse_course
+from knight.report.questions import documents, questions
+from knight.report.render import TEMPLATES
+
+COURSE = """title = "Knight's tours"
+class = "CS 1, spring"
+due = 2030-03-01
+time_zone = "Europe/Berlin"
+key_public_from = 2030-03-04
+"""
+DAY_BEFORE, DAY = "2030-03-03", "2030-03-04"
+KEY_LINK = re.compile(r"knights-tour\.(?:html|pdf)")
+
+
+def build(out: Path, course: Path, store: Path, today: str) -> list[str]:
+    done = knight(
+        ["site", "--out", str(out), "--course", str(course), "--today", today, "--docs", "none"], store, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, object]:
+    """The site built the day before key_public_from (never opening a store), then on that day from a small
+    store (in a copy of the first: its handout PDF is kept), and the key's glance answers and pictures."""
+    folder = tmp_path_factory.mktemp("site")
+    course = folder / "course.toml"
+    course.write_text(COURSE, encoding="utf-8")
+    store = folder / "knight.sqlite"
+    assert (
+        knight(
+            ["run", str(write_job(folder, "report-test", SMALL_JOB)), "--workers", "2"], store, timeout=300
+        ).returncode
+        == 0
+    )
+    before = folder / "before"
+    no_store = folder / "no-store.sqlite"
+    before_files = build(before, course, no_store, DAY_BEFORE)
+    assert not no_store.exists()  # before the day the store is not opened: nothing of the results can be in
+    after = folder / "after"
+    shutil.copytree(before, after)
+    after_files = build(after, course, store, DAY)
+    key = (after / "knights-tour.html").read_text(encoding="utf-8")
+    cells = re.findall(r'<td\b[^>]*class="[^"]*\bglance-answer\b[^"]*"[^>]*>(.*?)</td>', key, flags=re.S)
+    answers = {number for cell in cells for number in numbers(html_text(cell)) if len(number.replace(".", "")) >= 2}
+    assert answers, "the key gives no numbers: the test would check nothing"
+    return {
+        "course": course,
+        "store": store,
+        "before": before,
+        "before_files": before_files,
+        "after": after,
+        "after_files": after_files,
+        "answers": answers,
+        "pictures": set(re.findall(r"<svg\b.*?</svg>", key, flags=re.S)),
+    }
+
+
+def allowed_numbers(course: Path) -> set[str]:
+    """Numbers a site may print that are no answer: the documents' (as for the handout) and the line numbers of
+    the blog's script as the handout prints it, the course file's dates, and the constants of the site's own
+    stylesheet and script (the same whatever the store holds)."""
+    allowed = numbers(" ".join(documents().values()))
+    for question in questions():
+        allowed |= numbers(" ".join([question.quote, *(part.ask for part in question.parts)]))
+        for n, m in question.boards:
+            allowed |= {str(k) for k in range(max(n, m) + 1)} | {str(n * m)}
+    script = resources.files("knight") / "programs" / "blog_script_as_printed.txt"  # the handout numbers its lines
+    allowed |= {str(k) for k in range(1, len(script.read_text(encoding="utf-8").splitlines()) + 1)}
+    allowed |= numbers(course.read_text(encoding="utf-8"))
+    for constant in ("check.js", "site.css"):
+        allowed |= numbers((TEMPLATES / constant).read_text(encoding="utf-8"))
+    return allowed
+
+
+def text_of(path: Path) -> str:
+    if path.suffix == ".pdf":
+        return re.sub(r"page \d+ of \d+", " ", " ".join(pdf_pages(path)))
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    if path.name.endswith(".pdf.source"):  # the PDF's stamp: the SHA-256 of the HTML it was made from, no figure
+        assert re.fullmatch(r"[0-9a-f]{64}\s*", raw), f"{path.name} is not a stamp"
+        return ""
+    return html_text(raw) if path.suffix == ".html" else raw
+
+
+def test_before_the_day_nothing_of_the_key_is_in_the_site(sites):
+    before: Path = sites["before"]  # type: ignore[assignment]
+    assert {"index.html", "check.html", "knights-tour-handout.html", "knights-tour-handout.pdf"} <= set(
+        sites["before_files"]  # type: ignore[arg-type]
+    )
+    allowed = allowed_numbers(sites["course"])  # type: ignore[arg-type]
+    for name in sites["before_files"]:  # type: ignore[attr-defined]
+        path = before / name
+        assert not KEY_LINK.search(name), f"{name}: a file of the key"
+        raw = path.read_bytes().decode("utf-8", errors="replace")
+        assert not KEY_LINK.search(raw), f"{name} links to the key"
+        given_away = (numbers(text_of(path)) & sites["answers"]) - allowed  # type: ignore[operator]
+        assert not given_away, f"{name} prints answers of the key: {sorted(given_away)}"
+        shown = [picture for picture in sites["pictures"] if picture in raw]  # type: ignore[attr-defined]
+        assert not shown, f"{name} holds {len(shown)} of the key's pictures"
+    index = (before / "index.html").read_text(encoding="utf-8")
+    assert "published here on 2030-03-04" in html_text(index)
+
+
+def test_on_the_day_the_key_is_there_and_linked(sites):
+    after: Path = sites["after"]  # type: ignore[assignment]
+    assert set(sites["after_files"]) - set(sites["before_files"]) >= {"knights-tour.html", "knights-tour.pdf"}  # type: ignore[arg-type]
+    index = (after / "index.html").read_text(encoding="utf-8")
+    assert 'href="knights-tour.html"' in index and 'href="knights-tour.pdf"' in index
+    key = (after / "knights-tour.html").read_text(encoding="utf-8")
+    assert "Knight's tours · CS 1, spring · due 2030-03-01" in html_text(key)  # the course heads the key
+    assert any(picture in key for picture in sites["pictures"])  # type: ignore[attr-defined]
+    assert pdf_pages(after / "knights-tour.pdf")
+
+
+def test_a_key_left_by_an_earlier_build_is_removed_before_the_day(sites, tmp_path):
+    out = tmp_path / "site"
+    shutil.copytree(sites["after"], out)  # type: ignore[arg-type]
+    files = build(out, sites["course"], tmp_path / "no-store.sqlite", DAY_BEFORE)  # type: ignore[arg-type]
+    assert files == sites["before_files"]
+    assert not KEY_LINK.search((out / "index.html").read_text(encoding="utf-8"))
+
+
+def test_the_site_says_how_to_check_a_tour_before_handing_it_in(sites):
+    before: Path = sites["before"]  # type: ignore[assignment]
+    index = html_text((before / "index.html").read_text(encoding="utf-8"))
+    assert "Before you hand it in, check it" in index and 'href="check.html"' in (before / "index.html").read_text()
+    handout = html_text((before / "knights-tour-handout.html").read_text(encoding="utf-8"))
+    assert "Check each tour before you hand it in" in handout and "knight check" in handout
+    assert "Knight's tours · CS 1, spring · due 2030-03-01" in handout  # the course heads the handout
+
+
+def test_the_docs_are_copied_under_docs(tmp_path, capsys):
+    course = tmp_path / "course.toml"
+    course.write_text(COURSE, encoding="utf-8")
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "index.html").write_text("<h1>knight</h1>", encoding="utf-8")
+    (docs / "guide" / "grading.md").write_text("# Grading", encoding="utf-8")
+    out = tmp_path / "site"
+    argv = ["site", "--out", out, "--course", course, "--today", DAY_BEFORE, "--docs", docs, "--no-pdf"]
+    status, _, err = knight_cli(capsys, *argv)
+    assert status == 0, err
+    assert (out / "docs" / "guide" / "grading.md").read_text() == "# Grading"
+    assert 'href="docs/index.html"' in (out / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (COURSE.replace('class = "CS 1, spring"\n', ""), "class: missing"),
+        (COURSE + "secret = 1\n", "secret: unknown key"),
+        (COURSE.replace("due = 2030-03-01", 'due = "March 1st"'), "due: give a day as YYYY-MM-DD"),
+        (COURSE.replace("due = 2030-03-01", "due = 2030-03-01T09:00:00"), "due: give a day"),
+        (COURSE.replace('"Europe/Berlin"', '"Mars/Olympus"'), "unknown time zone"),
+        (COURSE.replace("2030-03-04", "2030-02-01"), "key_public_from 2030-02-01 is before the due date"),
+        (COURSE.replace('title = "Knight\'s tours"', 'title = "  "'), "title: is empty"),
+        (COURSE.replace('title = "Knight\'s tours"', "title = 7"), "title: Input should be a valid string"),
+        ("title = [", "not valid TOML"),
+    ],
+)
+def test_a_bad_course_file_is_one_line_and_exit_2(tmp_path, capsys, text, says):
+    course = tmp_path / "course.toml"
+    course.write_text(text, encoding="utf-8")
+    status, out, err = knight_cli(capsys, "site", "--out", tmp_path / "site", "--course", course)
+    assert status == 2 and out == ""
+    assert err.startswith(f"knight: error: {course}: ") and err.count("\n") == 1 and says in err
+    assert not (tmp_path / "site").exists()  # nothing written
+
+
+@pytest.mark.parametrize("today", ["2030-02-30", "tomorrow", "2030/03/04", ""])
+def test_a_bad_date_is_one_line_and_exit_2(tmp_path, capsys, today):
+    course = tmp_path / "course.toml"
+    course.write_text(COURSE, encoding="utf-8")
+    status, _, err = knight_cli(capsys, "site", "--out", tmp_path / "site", "--course", course, "--today", today)
+    assert status == 2 and err.startswith("knight: error: --today takes a date as YYYY-MM-DD") and err.count("\n") == 1
+
+
+def test_a_missing_course_file_says_how_to_make_one(tmp_path, capsys):
+    status, _, err = knight_cli(capsys, "site", "--out", tmp_path / "site", "--course", tmp_path / "nope.toml")
+    assert status == 2 and "no such course file" in err and "--course" in err
+
+
+def test_today_is_the_course_time_zone_s_day():
+    late = parse_course(
+        {
+            "title": "t",
+            "class": "c",
+            "due": datetime.date(2030, 3, 1),
+            "key_public_from": datetime.date(2030, 3, 4),
+            "time_zone": "Pacific/Kiritimati",
+        },  # UTC+14: its day is, most hours, ahead of UTC's
+        Path("course.toml"),
+    )
+    utc = datetime.datetime.now(datetime.UTC)
+    assert late.today() in (utc.date(), utc.date() + datetime.timedelta(days=1))
+    assert late.today() == (utc + datetime.timedelta(hours=14)).date()
+    with pytest.raises(InvalidInput):
+        parse_course({"title": "t"}, Path("course.toml"))
