@@ -1,9 +1,9 @@
 """Deitel 7.24, the accessibility heuristic: the knight always moves to
-the square with the lowest accessibility number, ties to the lowest move
-number; as each square is occupied, its neighbours' numbers drop by one.
+the square with the lowest accessibility number, ties to the lowest
+move number; as a square is occupied, its neighbours' numbers drop.
 
 Run: python3 deitel_accessibility.py [size] [--static]
-(size: the board's side, 8 if none; --static: never reduce the numbers)
+(size: the board's side, 8 if none; --static: never reduce numbers)
 """
 
 import sys
@@ -12,6 +12,7 @@ horizontal = [2, 1, -1, -2, -2, -1, 1, 2]
 vertical = [-1, -2, -2, -1, 1, 2, 2, 1]
 size = int(next((a for a in sys.argv[1:] if a.isdigit()), 8))
 static = "--static" in sys.argv
+sides = range(size)
 
 
 def moves_from(row: int, column: int) -> list[tuple[int, int]]:
@@ -27,15 +28,17 @@ def moves_from(row: int, column: int) -> list[tuple[int, int]]:
 
 def tour(row: int, column: int) -> list[list[int]]:
     """The board numbered 1, 2, 3, ... in the order the knight came."""
-    sides = range(size)
-    accessibility = [[len(moves_from(r, c)) for c in sides] for r in sides]
+    accessibility = [
+        [len(moves_from(r, c)) for c in sides] for r in sides
+    ]
     board = [[0] * size for _ in sides]
     for counter in range(1, size * size + 1):
         board[row][column] = counter
-        if not static:  # its neighbours are reached from one square fewer
-            for r, c in moves_from(row, column):
+        moves = moves_from(row, column)
+        if not static:  # each neighbour is now reached from one fewer
+            for r, c in moves:
                 accessibility[r][c] -= 1
-        free = [s for s in moves_from(row, column) if not board[s[0]][s[1]]]
+        free = [(r, c) for r, c in moves if board[r][c] == 0]
         if not free:
             break
         # min() keeps the first of equal numbers: the lowest move number
@@ -51,7 +54,6 @@ def show(rows: list[list[int]]) -> None:
 print(f"The tour from (0, 0), {size} x {size}:")
 show(tour(0, 0))
 print("Squares reached from each start:")
-sides = range(size)
 grid = [[max(map(max, tour(r, c))) for c in sides] for r in sides]
 show(grid)
 full = sum(row.count(size * size) for row in grid)

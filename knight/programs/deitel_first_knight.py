@@ -20,7 +20,8 @@ def move_knight(start_row: int, start_column: int) -> list[list[int]]:
         for move_number in range(8):  # test every potential move
             row = current_row + vertical[move_number]
             column = current_column + horizontal[move_number]
-            if 0 <= row < 8 and 0 <= column < 8 and board[row][column] == 0:
+            on_board = 0 <= row < 8 and 0 <= column < 8
+            if on_board and board[row][column] == 0:
                 break
         else:
             return board  # no move is legal: the knight is stuck
@@ -37,8 +38,9 @@ start = [int(word) for word in sys.argv[1:3]] or [0, 0]
 board = move_knight(start[0], start[1])
 for row in board:
     print(" ".join(f"{count:2}" for count in row))
-print(f"From {tuple(start)} the knight made {moves_made(board)} moves.")
+print(f"From {tuple(start)}: {moves_made(board)} moves.")
 
-every = [moves_made(move_knight(r, c)) for r in range(8) for c in range(8)]
+squares = [(r, c) for r in range(8) for c in range(8)]
+every = [moves_made(move_knight(r, c)) for r, c in squares]
 print(f"From the 64 starts: {min(every)} to {max(every)} moves,")
 print(f"{every.count(63)} full tours.")

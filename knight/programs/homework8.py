@@ -19,18 +19,18 @@ def reachable(n: int, m: int, i: int, j: int) -> list[Square]:
 
 def find_tour(n: int, m: int, i: int, j: int) -> list[Square]:
     """The tour, or the partial tour where no square is possible."""
-    degree = {}
-    for a in range(n):
-        for b in range(m):
-            degree[a, b] = len(reachable(n, m, a, b))
+    squares = [(a, b) for a in range(n) for b in range(m)]
+    degree = {s: len(reachable(n, m, *s)) for s in squares}
     tour = [(i, j)]
     while True:
-        for square in reachable(n, m, *tour[-1]):
-            degree[square] -= 1  # the last square is now in the tour
-        possible = [s for s in reachable(n, m, *tour[-1]) if s not in tour]
+        last = tour[-1]
+        for square in reachable(n, m, *last):
+            degree[square] -= 1  # the last square is in the tour now
+        possible = [s for s in reachable(n, m, *last) if s not in tour]
         if not possible:
             return tour
-        tour.append(min(possible, key=degree.__getitem__))  # first lowest
+        # the lowest degree; of equal ones, min() keeps the first
+        tour.append(min(possible, key=degree.__getitem__))
 
 
 n, m, *start = (int(word) for word in sys.argv[1:5])
@@ -43,17 +43,18 @@ if start:
     for row in array:
         print(" ".join(k.rjust(width) for k in row))
     if len(tour) < n * m:
-        print(f"Failed to find a full tour: {len(tour)} of {n * m} squares")
+        print(f"{len(tour)} of {n * m} squares.")
+        print("Failed to find a full tour.")
     else:  # closed: the last square is a knight move from the first
         closed = tour[0] in reachable(n, m, *tour[-1])
         print(f"A full tour, {'closed' if closed else 'open'}.")
 else:
     tours = [find_tour(n, m, i, j) for i in range(n) for j in range(m)]
-    print("Squares in the tour from each start:")
+    print("Squares in each start's tour:")
     for i in range(n):
         line = tours[i * m : i * m + m]
         print(" ".join(str(len(t)).rjust(width) for t in line))
     full = [t for t in tours if len(t) == n * m]
     shut = sum(t[0] in reachable(n, m, *t[-1]) for t in full)
-    print(f"Full tours from {len(full)} of {n * m} starts, {shut} closed;")
-    print(f"{len(set(map(tuple, full)))} different tours.")
+    print(f"Full tours from {len(full)} of {n * m} starts:")
+    print(f"{shut} closed, {len(set(map(tuple, full)))} different.")

@@ -1,16 +1,17 @@
-"""The Eiffel text's Try_All: every knight's tour from a square, found by
-backtracking that never stops at the first. The text displays each tour;
-this version counts them and numbers the squares of the first one found.
+"""The Eiffel text's Try_All: every knight's tour from a square, found
+by backtracking that never stops at the first. The text displays each
+tour; this version counts them and shows the first one found.
 
-Run: python3 try_all.py size [x0 y0]   (the start; the corner 0 0 if none)
+Run: python3 try_all.py size [x0 y0]   (the start; 0 0 if none)
 """
 
 import sys
 
-row = [-1, -2, -2, -1, 1, 2, 2, 1]  # the change of x (the row) of move d
-col = [2, 1, -1, -2, -2, -1, 1, 2]  # the change of y (the column)
+# move d changes x (the row) by row[d] and y (the column) by col[d]
+row = [-1, -2, -2, -1, 1, 2, 2, 1]
+col = [2, 1, -1, -2, -2, -1, 1, 2]
 size = int(sys.argv[1])
-x0, y0 = (int(a) for a in sys.argv[2:4]) if len(sys.argv) > 3 else (0, 0)
+x0, y0 = [int(a) for a in sys.argv[2:4]] or [0, 0]
 board = [[0] * size for _ in range(size)]
 tours = 0
 first = ""
@@ -25,7 +26,8 @@ def Try_All(k: int, x: int, y: int) -> None:
     if k > size * size:  # "Display Board": count it, keep the first
         tours += 1
         if not first:
-            first = "\n".join(" ".join(f"{n:2}" for n in r) for r in board)
+            lines = [" ".join(f"{n:2}" for n in r) for r in board]
+            first = "\n".join(lines)
         return
     for d in range(8):
         new_x, new_y = x + row[d], y + col[d]

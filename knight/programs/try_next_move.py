@@ -1,15 +1,16 @@
 """The Eiffel text's Try_Next_Move: backtracking for the first knight's
-tour from the corner (0, 0). The moves are tried in the key's order 0 to 7;
-the search gives up once it has placed `budget` squares (the start is the
-first), since in this order it does not finish on 8 x 8.
+tour from the corner (0, 0), the moves tried in the key's order 0 to 7.
+The search gives up once it has placed `budget` squares (the start is
+the first): in this order it does not finish on 8 x 8.
 
 Run: python3 try_next_move.py size [budget]   (budget 2000000 if none)
 """
 
 import sys
 
-row = [-1, -2, -2, -1, 1, 2, 2, 1]  # the change of x (the row) of move d
-col = [2, 1, -1, -2, -2, -1, 1, 2]  # the change of y (the column)
+# move d changes x (the row) by row[d] and y (the column) by col[d]
+row = [-1, -2, -2, -1, 1, 2, 2, 1]
+col = [2, 1, -1, -2, -2, -1, 1, 2]
 size = int(sys.argv[1])
 budget = int(sys.argv[2]) if len(sys.argv) > 2 else 2_000_000
 board = [[0] * size for _ in range(size)]  # 0: free; k: the kth square
@@ -22,7 +23,7 @@ def Acceptable(s: int, t: int) -> bool:
 
 
 def Try_Next_Move(k: int, x: int, y: int) -> bool:
-    """Place the kth square a knight move from (x, y); True: a full tour."""
+    """Place square k a knight move from (x, y); True: a full tour."""
     global nodes, gave_up
     if k > size * size:
         return True  # every square is placed
@@ -49,9 +50,9 @@ def Knights(x0: int, y0: int) -> None:
             print(" ".join(f"{k:2}" for k in line))
         print(f"First tour after {nodes} nodes.")
     elif gave_up:
-        print(f"No solution within {nodes} nodes: gave up.")
+        print(f"No solution within {nodes} nodes.")
     else:
-        print(f"No solution: every path tried ({nodes} nodes).")
+        print(f"No solution ({nodes} nodes).")
 
 
 sys.setrecursionlimit(10_000)

@@ -13,7 +13,9 @@ from typing import Any
 
 from knight.errors import MissingData
 from knight.report.answers import ANSWERS, Answer, StoreData
+from knight.report.answers.errata import errata
 from knight.report.appendix import appendix_section
+from knight.report.listings import listings
 from knight.report.questions import Question, document_letters, documents, labels, questions
 from knight.report.records import CensusRecord, EstimateRecord
 
@@ -77,6 +79,8 @@ def build_context(data: StoreData) -> dict[str, Any]:  # jinja's namespace for t
         "glance": glance,
         "appendix": appendix_section(),
         "provenance": provenance(data),
+        "errata": errata(data),
+        "listings": listings(data),
     }
 
 

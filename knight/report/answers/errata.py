@@ -1,0 +1,339 @@
+"""The documents' own errors, and the damage done to our copies, each at the question it bears on.
+
+An *erratum* is the authors': a claim that is wrong or imprecise, or a script that does not run as printed. It
+comes with its evidence, computed here from the stored results or by running the script as printed, and its
+correction. A *damaged copy* note says what our copy of a document lost in transcription (the Eiffel text's OCR, the
+blog script's indentation) and how the key reads it. An erratum whose evidence the store lacks, or whose evidence
+does not bear it out, is left out.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from knight.engine import Board
+from knight.errors import MissingData
+from knight.report.answers.common import StoreData
+from knight.report.listings import Run, highlight, program_text, run_source
+from knight.report.questions import labels
+from knight.report.records import TourRecord
+
+__all__ = ["DAMAGED", "ERRATUM", "Erratum", "Step", "errata", "reindented"]
+
+ERRATUM, DAMAGED = "erratum", "damaged copy"
+#: The blog's script: as our copy prints it, and with the smallest change that makes it run.
+AS_PRINTED, MADE_TO_RUN = "blog_script_as_printed.txt", "warnsdorff_blog.py"
+#: The name the script runs under, as the interpreter's messages give it.
+SCRIPT_NAME = "blog_script.py"
+#: The seed of the blog script's random start in the runs shown (the same as its listing's).
+SEED = 2014
+
+
+@dataclass(frozen=True)
+class Step:
+    """One run of a script on the way from the text as printed to one that runs: what was changed, and where
+    and how the interpreter stopped ('' when the script ran to its end)."""
+
+    change: str
+    line: int | None
+    error: str
+
+    @classmethod
+    def of(cls, change: str, run: Run) -> Step:
+        return cls(change, run.error_line, run.error)
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A note at a question: an error of the document's authors (``erratum``) or damage to our copy
+    (``damaged copy``): the document's words, what is wrong, the evidence, the correction."""
+
+    question: str
+    kind: str
+    claim: str
+    finding: str
+    fix: str
+    steps: list[Step] = field(default_factory=list)
+    diff: str = ""  # a script's correction as a highlighted unified diff
+
+
+def errata(data: StoreData) -> dict[str, list[Erratum]]:
+    """Every note, by the question it is shown at, in the order of :data:`NOTES`."""
+    found: dict[str, list[Erratum]] = {}
+    for note in NOTES:
+        try:
+            made = note(data)
+        except MissingData:
+            continue
+        for erratum in made:
+            found.setdefault(erratum.question, []).append(erratum)
+    return found
+
+
+def full_tour_moves(data: StoreData) -> list[Erratum]:
+    """Deitel: "a full tour consists of 64 moves". A full tour numbers 64 squares, 63 moves apart."""
+    tours = data.results.by_start("warnsdorff", 8, 8, tie="first")
+    full = [r for r in tours.values() if r.full]
+    if not full:
+        raise MissingData("no full tour of 8 x 8")
+    shown = tours.get((0, 0), full[0]) if tours.get((0, 0), full[0]).full else full[0]
+    closed = sum(r.closed for r in full)
+    number = labels()
+    return [
+        Erratum(
+            question="deitel-by-hand",
+            kind=ERRATUM,
+            claim="remembering that a full tour consists of 64 moves",
+            finding=(
+                f"A full tour numbers {shown.length} squares, so it makes {shown.length - 1} moves (the tour of "
+                f"{number['deitel-heuristic']} from {shown.start}: 1 to {shown.length}); a {shown.length}th move, "
+                f"back to the start, exists only for a closed tour ({closed} of the {len(full)} full tours of "
+                f"{number['deitel-64-tours']})."
+            ),
+            fix=f"“a full tour consists of {shown.length - 1} moves” (it visits all {shown.length} squares).",
+        )
+    ]
+
+
+def occasionally(data: StoreData) -> list[Erratum]:
+    """Homework #8: the heuristic "will usually find a tour, but may occasionally fail". Not on 5 x 5."""
+    failures = {}
+    for side in (5, 6, 8):
+        runs = data.results.by_start("warnsdorff", side, side, tie="first")
+        failures[side] = ([r for r in runs.values() if not r.full], len(runs))
+    failed, starts = failures[5]
+    if 2 * len(failed) <= starts:
+        return []  # it does usually find one: nothing to correct
+    board = Board(5, 5)
+    no_tour = sum(board.colour(r.start) == board.minority_colour() for r in failed)
+    others = ", ".join(f"{len(f)} of {s} on {side} × {side}" for side, (f, s) in failures.items() if side != 5)
+    return [
+        Erratum(
+            question="homework-5x5",
+            kind=ERRATUM,
+            claim="A heuristic (without backtracking) will usually find a tour, but may occasionally fail",
+            finding=(
+                f"Not on 5 × 5: the heuristic fails from {len(failed)} of the {starts} starts, more often than it "
+                f"succeeds. {no_tour} of those {len(failed)} are squares of the colour with fewer squares, from "
+                f"which no tour exists at all; {len(failed) - no_tour} {'is' if len(failed) - no_tour == 1 else 'are'}"
+                f" the heuristic's own failure. “Occasionally” is right on the even boards: it fails from {others}."
+            ),
+            fix="“… will usually find a tour where one exists (on an odd board, from the squares of the colour "
+            "with more squares), but may occasionally fail.”",
+        )
+    ]
+
+
+def tie_sizes(records: list[TourRecord]) -> tuple[int, int, int, int]:
+    """Replaying Warnsdorff tours: the moves made, how many of them chose among tied squares, how many among
+    three or more, and the most squares ever tied."""
+    moves = ties = many = most = 0
+    for record in records:
+        board, path = record.board, [int(s) for s in record.tour().path]
+        neighbours = board.neighbours
+        visited: set[int] = set()
+        for square in path[:-1]:
+            visited.add(square)
+            free = [int(t) for t in neighbours[square] if t >= 0 and int(t) not in visited]
+            degrees = [sum(u >= 0 and int(u) not in visited for u in neighbours[t]) for t in free]
+            tied = degrees.count(min(degrees))
+            moves, ties, many, most = moves + 1, ties + (tied > 1), many + (tied > 2), max(most, tied)
+    return moves, ties, many, most
+
+
+def two_squares(data: StoreData) -> list[Erratum]:
+    """The blog: "in the event of a tie between two squares". Ties are often among three or more."""
+    records = [r for r in data.results.by_start("warnsdorff", 8, 8, tie="first").values()]
+    moves, ties, many, most = tie_sizes(records)
+    if most <= 2:
+        return []
+    return [
+        Erratum(
+            question="blog-ties",
+            kind=ERRATUM,
+            claim="in the event of a tie between two squares",
+            finding=(
+                f"Imprecise: a tie is often among more than two squares. In the {len(records)} tours of 8 × 8 by "
+                f"Warnsdorff's rule (ties by move order), {ties:,} of the {moves:,} moves chose among tied squares, "
+                f"{many:,} of them among three or more (up to {most})."
+            ),
+            fix="“in the event of a tie between two or more squares”.",
+        )
+    ]
+
+
+def reindented(printed: str, fixed: str) -> str:
+    """The lines of ``printed``, each with the indentation of its counterpart in ``fixed`` (matched by
+    difflib on the lines' text; a changed line takes the indentation of the line that replaces it)."""
+    lines, target = printed.splitlines(), fixed.splitlines()
+    matcher = difflib.SequenceMatcher(None, [x.strip() for x in lines], [x.strip() for x in target], autojunk=False)
+    out = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, line in enumerate(lines[i1:i2]):
+            twin = target[j1 + offset] if tag in ("equal", "replace") and j1 + offset < j2 else ""
+            out.append(twin[: len(twin) - len(twin.lstrip())] + line.strip())
+    return "\n".join(out) + "\n"
+
+
+def _run(source: str) -> Run:
+    return run_source(source, name=SCRIPT_NAME, seed=SEED)
+
+
+def blog_script(data: StoreData) -> list[Erratum]:
+    """The blog's script: our copy lost its indentation; the authors' text is Python 2 and imports nothing; and
+    it sizes its board with height and width swapped. Each shown by running it."""
+    printed, fixed = program_text(AS_PRINTED), program_text(MADE_TO_RUN)
+    indented = reindented(printed, fixed)
+    no_imports = "".join(x for x in fixed.splitlines(keepends=True) if not x.startswith(("import ", "from ")))
+    as_printed, with_indent, python3, made = _run(printed), _run(indented), _run(no_imports), _run(fixed)
+    if as_printed.status == 0 or made.status != 0:
+        return []  # the copy runs after all, or the fix does not: nothing this note can say
+    changed = sum(
+        1 for a, b in zip(printed.splitlines(), indented.splitlines()) if a != b
+    )  # lines the indentation changed
+    notes = [
+        Erratum(
+            question="blog-script",
+            kind=DAMAGED,
+            claim="for k in xrange(width * height): / cb[ky][kx] = k + 1 / …",
+            finding=(
+                f"Our copy lost the script's indentation: all {len(printed.splitlines())} lines start in the first "
+                "column, so that Python cannot tell which lines belong to which loop:"
+            ),
+            fix=(
+                "The post shows a tour the script found, so it ran indented: the loss is our copy's. The code "
+                f"leaves no doubt where each line belongs: {changed} lines indented again, four spaces a level, as "
+                f"in {MADE_TO_RUN} below."
+            ),
+            steps=[Step.of("as printed", as_printed)],
+        )
+    ]
+    diff = "".join(
+        difflib.unified_diff(
+            indented.splitlines(keepends=True),
+            fixed.splitlines(keepends=True),
+            "as printed, indented",
+            "made to run",
+            n=0,
+        )
+    )
+    edits = sum(x[:1] in "+-" and x[:3] not in ("+++", "---") for x in diff.splitlines())
+    notes.append(
+        Erratum(
+            question="blog-script",
+            kind=ERRATUM,
+            claim="print string.rjust(str(cb[cy][cx]), 2), … heappush(p_queue, (ctr, i)) … random.randint(0, width - 1)",
+            finding=(
+                "Indented, it still does not run: it is Python 2 (print statements, xrange, string.rjust), which "
+                "the post does not say, and it imports none of random, heappush and heappop (Python 2 stops there "
+                "too):"
+            ),
+            fix=(
+                f"The {edits} lines of the diff below (our copy's indentation restored); then the script runs"
+                + (f": from {_start(made)} it numbers all 64 squares." if _start(made) else ".")
+            ),
+            steps=[
+                Step.of("indented", with_indent),
+                Step.of("indented, print(…) and xrange = range, no imports", python3),
+                Step.of("with the imports (the program below)", made),
+            ],
+            diff=highlight(diff, "diff"),
+        )
+    )
+    notes += _swapped_sides(fixed)
+    return notes
+
+
+def _start(run: Run) -> tuple[int, int] | None:
+    """The square the blog's script numbered 1, from its printed board, when it numbered every square."""
+    rows = [[int(x) for x in line.split()] for line in run.stdout.splitlines() if line.strip()]
+    numbers = sorted(x for row in rows for x in row)
+    if numbers != list(range(1, len(numbers) + 1)):
+        return None
+    return next((r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x == 1)
+
+
+#: The blog script's board, as printed (its rows are ``width`` long) and corrected.
+_BOARD_AS_PRINTED = "cb = [[0 for x in xrange(height)] for y in xrange(width)]"
+_BOARD_CORRECTED = "cb = [[0 for x in xrange(width)] for y in xrange(height)]"
+
+
+def _swapped_sides(fixed: str) -> list[Erratum]:
+    """The board ``cb`` is made ``width`` rows of ``height`` squares, but read as ``cb[row][column]``: on an
+    8 x 8 board nobody notices; with width 6 the script fails. Run both ways to show it."""
+    if _BOARD_AS_PRINTED not in fixed:
+        return []
+    narrow = fixed.replace("width = 8", "width = 6")
+    failed, corrected = _run(narrow), _run(narrow.replace(_BOARD_AS_PRINTED, _BOARD_CORRECTED))
+    if "IndexError" not in failed.error or corrected.status != 0:
+        return []
+    return [
+        Erratum(
+            question="blog-script",
+            kind=ERRATUM,
+            claim=_BOARD_AS_PRINTED + " # chessboard",
+            finding=(
+                "The board is made with its sides swapped: width lists of height squares each, but read as "
+                "cb[row][column]. On 8 × 8 nobody notices; on a board 8 high and 6 wide the script fails:"
+            ),
+            fix=_BOARD_CORRECTED,
+            steps=[Step.of("width = 6", failed), Step.of("width = 6, the board corrected", corrected)],
+        )
+    ]
+
+
+def damaged_eiffel(data: StoreData) -> list[Erratum]:
+    """What the OCR of the Eiffel text lost, where the key's answers read past it."""
+    return [
+        Erratum(
+            question="eiffel-first",
+            kind=DAMAGED,
+            claim="IWop d := d+1 new_y := y + co.item(d) … if not success then end",
+            finding=(
+                "Our copy's OCR lost lines of Try_Next_Move: its head and the loop's start, new_x := x + row.item(d), "
+                "board.put(k, new_x, new_y) before the call and board.put(0, new_x, new_y) after “if not success "
+                "then”. It misreads letters (IWop: loop, AcceptabTe: Acceptable, co: col), and the “distance” "
+                "formula, row(k - coTk), cannot be read."
+            ),
+            fix="Wirth's backtracking, which the text follows: try_next_move.py below.",
+        ),
+        Erratum(
+            question="eiffel-all",
+            kind=DAMAGED,
+            claim="from d := 1 until d > 8 New x := x + row.item(d) …",
+            finding=(
+                "The OCR lost Try_All's head and two lines of its loop, “loop” and “d := d + 1”, without which the "
+                "loop would never end (Try_Next_Move's fragment keeps both); /F1ard reads board, hen then."
+            ),
+            fix="try_all.py below restores them.",
+        ),
+        Erratum(
+            question="eiffel-closed",
+            kind=DAMAGED,
+            claim="(tour = travel round; journey = go to a … Solution: Kr 1 25 • 5 63 27 8 48",
+            finding="Our copy breaks off mid-definition, and of the tour drawn after it only scattered numbers survive.",
+            fix="A closed tour is drawn in this answer instead.",
+        ),
+        Erratum(
+            question="eiffel-parberry",
+            kind=DAMAGED,
+            claim="Initial 4 tours … Combine them to get",
+            finding=(
+                "Of Parberry's 8 × 8 tour only its first row survives (1 46 17 50 3 6 31 52); the four initial "
+                "tours and the tour they combine into are lost."
+            ),
+            fix="A closed tour with the join property is drawn in this answer instead.",
+        ),
+    ]
+
+
+#: The notes, in the order of the questions.
+NOTES: tuple[Callable[[StoreData], list[Erratum]], ...] = (
+    full_tour_moves,
+    occasionally,
+    damaged_eiffel,
+    two_squares,
+    blog_script,
+)
