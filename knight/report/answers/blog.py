@@ -309,6 +309,15 @@ class PastFifty:
         return [r.tie for r in self.rules if r.verdict == "agree"]
 
     @property
+    def judged(self) -> int:
+        """How many tie-breaks the claim could be judged for (each ran past m = 50)."""
+        return sum(r.verdict != "untested" for r in self.rules)
+
+    @property
+    def agreeing_count(self) -> int:
+        return len(self.agreeing)
+
+    @property
     def by_rule(self) -> str:
         """The claim's verdict by tie-break, in a few words: ``agree for first and blog, disagree for 6 others``."""
         judged = [r for r in self.rules if r.verdict != "untested"]
@@ -335,7 +344,7 @@ class PastFifty:
                 if self.above is not None and self.below is not None
                 else f": {self.verdict}"
             )
-            + (f" (by tie-break: {self.by_rule})." if self.by_rule else ".")
+            + (f" ({self.agreeing_count} of {self.judged} tie-breaks agree)." if self.judged else ".")
         )
 
 
@@ -429,13 +438,6 @@ class WPlus:
         return [a.tie for a in self.rows[0].against] if self.rows else []
 
     @property
-    def not_better(self) -> str:
-        """Where "does better" fails with another reading of the plain rule: ``W2 against roth``."""
-        return ", ".join(
-            f"{r.name.split(' ')[0]} against {a.tie}" for r in self.rows for a in r.against if a.verdict != "agree"
-        )
-
-    @property
     def glance(self) -> str:
         return (
             "; ".join(
@@ -443,7 +445,6 @@ class WPlus:
                 f"{r.plain_full}), our runs {r.verdict}"
                 for r in self.rows
             )
-            + (f" — not better than the plain rule with other ties: {self.not_better}" if self.not_better else "")
             + "."
         )
 

@@ -225,15 +225,9 @@ class Heuristic:
     @property
     def glance(self) -> str:
         full = sum(c.full for c in self.corners)
-        other = "; ".join(
-            f"{r.answer} with {r.tie} ties" + (f" ({r.failures[0].reached} squares)" if r.runs == 1 else "")
-            for r in self.other_answers
-        )
         return (
             f"{self.answer}: from (0, 0) the tour visits {self.corner.length} of 64 squares; "
-            f"full from {full} of the {len(CORNERS_8)} corners"
-            + (f" (ties by move order; {other})" if other else "")
-            + "."
+            f"full from {full} of the {len(CORNERS_8)} corners."
         )
 
 

@@ -177,7 +177,6 @@ class BoardTours:
         )
         return (
             f"{yes_no(self.always)}: {s.full} of {s.runs}"
-            + (f" ({self.by_rule})" if self.sampled and self.by_rule else "")
             + f"; {kinds}; {s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
             + (f"; from all {self.everywhere.runs} starts {self.everywhere.full}" if self.sampled else "")
             + "."
