@@ -24,7 +24,9 @@ def _zone(value: str) -> str:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         raise PydanticCustomError(
-            "course", "unknown time zone {value!r}; give an IANA name such as UTC or Europe/Berlin", {"value": value}
+            "course",
+            "unknown time zone {value}; give an IANA name such as UTC or Europe/Berlin",
+            {"value": repr(value)},
         ) from None
     return value
 
@@ -40,7 +42,9 @@ def _day(value: object) -> datetime.date:
             return datetime.date.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise PydanticCustomError("course", "give a day as YYYY-MM-DD (e.g. 2025-11-14), got {value!r}", {"value": value})
+    raise PydanticCustomError(
+        "course", "give a day as YYYY-MM-DD (e.g. 2025-11-14), got {value}", {"value": repr(value)}
+    )
 
 
 Text = Annotated[StrictStr, AfterValidator(_text)]
