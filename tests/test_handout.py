@@ -58,6 +58,22 @@ def html_text(markup: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", markup))).strip()
 
 
+#: The grey a listing's line numbers are printed in (handout CSS: figure.listing .number).
+GREY = 0x888888
+
+
+def pdf_spans(path: Path) -> list[tuple[str, int]]:
+    """Every span of text in the PDF, stripped, with its colour (0xrrggbb)."""
+    with pymupdf.open(path) as document:
+        return [
+            (span["text"].strip(), span["color"])
+            for page in document
+            for block in page.get_text("dict")["blocks"]
+            for line in block.get("lines", ())
+            for span in line["spans"]
+        ]
+
+
 def pdf_pages(path: Path) -> list[str]:
     with pymupdf.open(path) as document:
         return [re.sub(r"\s+", " ", page.get_text()) for page in document]
@@ -96,14 +112,21 @@ def test_name_and_date_line_on_the_first_page(a4):
 
 
 def test_one_empty_board_per_board_asked_for(a4):
+    """Every board asked for and every outcome grid is printed, in the page's order: a board to number with
+    room for a number in each square, a grid to mark with room for a mark (its labels 7 pt, checked below)."""
     markup = page_html(a4)
     asked = sum(len(q.boards) for q in questions())
     assert markup.count('<figure class="empty-board') == asked
+    grids = sum(len(part.grids) for q in questions() for part in q.parts)
+    assert markup.count('<figure class="outcome-grid') == grids
+    figures = re.findall(r'<figure class="(empty-board|outcome-grid) size-(\d+)', markup)
     boards = printed_boards(a4 / f"{HANDOUT}.pdf")
-    sizes = sorted(max(n, m) for q in questions() for n, m in q.boards)
-    assert sorted(side for side, _ in boards) == sizes
-    for side, width in boards:  # room to write a number in every square
-        assert width >= (75 if side >= 8 else 55) * MM, (side, width / MM)
+    assert [side for side, _ in boards] == [int(side) for _, side in figures]
+    for (kind, _), (side, width) in zip(figures, boards, strict=True):
+        if kind == "empty-board":  # room to write a number in every square
+            assert width / side >= 9 * MM, (side, width / MM)
+        else:  # room for a tick or a number of squares reached
+            assert width / side >= 6 * MM, (side, width / MM)  # the squares, without the labels
 
 
 def test_one_board_per_start_with_the_start_marked(a4):
@@ -290,8 +313,10 @@ def test_handout_gives_no_answer_away(a4, tmp_path):
         allowed |= numbers(" ".join([question.quote, *(part.ask for part in question.parts)]))
         for n, m in question.boards:
             allowed |= {str(k) for k in range(max(n, m) + 1)} | {str(n * m)}
-    printed = numbers(re.sub(r"page \d+ of \d+", " ", " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf"))))
-    printed |= numbers(html_text(page_html(a4)))
+    # a listing's line numbers are no answer: left out where they are printed (grey digits), and nowhere else
+    pdf = [text for text, colour in pdf_spans(a4 / f"{HANDOUT}.pdf") if not (text.isdigit() and colour == GREY)]
+    printed = numbers(re.sub(r"page \d+ of \d+", " ", " ".join(pdf)))
+    printed |= numbers(html_text(re.sub(r'<span class="number">\d+</span>', " ", page_html(a4))))
     given_away = (printed & answers) - allowed
     assert not given_away, f"the handout prints answers of the key: {sorted(given_away)}"
 

@@ -1,13 +1,15 @@
 """The student handout's template context: the questions as a worksheet, with no results at all.
 
-Everything comes from ``questions.toml`` (through :func:`questions` and :func:`documents`) and the
-engine's move tables, so the handout renders without a store. Nothing here may depend on a run:
+Everything comes from ``questions.toml`` (through :func:`questions` and :func:`documents`), the
+engine (its move tables, Deitel's accessibility table, the join property's corner moves) and the blog's
+script as printed (package data), so the handout renders without a store. Nothing here may depend on a run:
 the handout is printed and handed out unchanged, and it must not give an answer away.
 """
 
 from __future__ import annotations
 
 import re
+from importlib import resources
 from string import ascii_lowercase
 from typing import Any
 
@@ -15,14 +17,32 @@ from markupsafe import Markup, escape
 
 from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.engine.diagrams import empty_board_svg
+from knight.engine.parberry import structured_moves
 from knight.report.questions import Part, Question, document_letters, documents, labels, questions
 
-__all__ = ["NBSP", "DEFAULT_LINES", "handout_context", "unbreakable", "note_markup"]
+__all__ = [
+    "NBSP",
+    "DEFAULT_LINES",
+    "GRID_LEGEND",
+    "SHOWS",
+    "SCRIPT_AS_PRINTED",
+    "handout_context",
+    "unbreakable",
+    "note_markup",
+    "script_as_printed",
+]
 
 #: No-break space: board sizes ("5 × 5") and squares ("(0, 0)") never break across lines.
 NBSP = "\u00a0"
 #: The ruled lines a "line" and a "lines" part get unless questions.toml says how many.
 DEFAULT_LINES = {"line": 1, "lines": 3}
+#: What a student marks in each start square of an outcome grid, unless questions.toml says otherwise.
+GRID_LEGEND = "In each start square: ✓ if the tour from it is full, else how many squares it reached."
+#: What a question's ``handout_shows`` may name: Deitel's accessibility table of its board, the blog's
+#: script as printed, the join property's two moves at the top-left corner of its board.
+SHOWS = ("accessibility", "script", "join-moves")
+#: The blog's script as printed (package data, verbatim from the blog; text, not a module to import).
+SCRIPT_AS_PRINTED = "programs/blog_script_as_printed.txt"
 
 
 def handout_context() -> dict[str, Any]:
@@ -58,17 +78,20 @@ def note_markup(text: str) -> Markup:
     return Markup(re.sub(r"\*([^*]+)\*", r"<em>\1</em>", str(escape(unbreakable(text)))))
 
 
+def script_as_printed() -> list[str]:
+    """The lines of the blog's script exactly as the blog prints them (its indentation lost)."""
+    return resources.files("knight").joinpath(SCRIPT_AS_PRINTED).read_text(encoding="utf-8").splitlines()
+
+
 def _question(question: Question, label: str) -> dict[str, Any]:
-    boards = []
-    for k, (n, m) in enumerate(question.boards):
-        start = question.starts[k] if k < len(question.starts) else None
-        if start is not None:
-            caption = f"from ({start[0]}, {start[1]})"
-        else:
-            caption = question.board_captions[k] if k < len(question.board_captions) else ""
-        boards.append(
-            {"svg": empty_board_svg(Board(n, m), start=start), "caption": unbreakable(caption), "size": f"{max(n, m)}"}
-        )
+    unknown = set(question.handout_shows) - set(SHOWS)
+    if unknown:
+        raise ValueError(f"question {question.id}: handout_shows {sorted(unknown)}; use some of {SHOWS}")
+    with_grids = [k for k, part in enumerate(question.parts) if part.grids]
+    if len(with_grids) > 1:
+        raise ValueError(f"question {question.id}: outcome grids in more than one part; give them to one")
+    boards = _boards(question)
+    n, m = question.boards[0] if question.boards else (8, 8)  # Deitel's table is of the chessboard
     # Where the boards go: one board sits beside the parts; several (one per start) form a grid below them.
     layout = "plain" if not boards else "beside" if len(boards) == 1 else "grid"
     lettered = len(question.parts) > 1  # a single part has no letter: no lone "a)"
@@ -82,12 +105,38 @@ def _question(question: Question, label: str) -> dict[str, Any]:
         "parts": [_part(part, ascii_lowercase[k] if lettered else "") for k, part in enumerate(question.parts)],
         "boards": boards,
         "layout": layout,
+        # the part whose grids the parts from it on sit beside (past the last part: no grids)
+        "grid_at": with_grids[0] if with_grids else len(question.parts),
+        "accessibility": Board(n, m).accessibility().tolist() if "accessibility" in question.handout_shows else [],
+        "script": script_as_printed() if "script" in question.handout_shows else [],
     }
+
+
+def _boards(question: Question) -> list[dict[str, str]]:
+    """The empty boards a question asks to number: each with its start ringed or its caption."""
+    boards = []
+    for k, (n, m) in enumerate(question.boards):
+        start = question.starts[k] if k < len(question.starts) else None
+        if start is not None:
+            caption = f"from ({start[0]}, {start[1]})"
+        else:
+            caption = question.board_captions[k] if k < len(question.board_captions) else ""
+        # the join property's two moves at the top-left corner, as the engine's structured tours use them
+        moves = structured_moves(n, m)[:2] if "join-moves" in question.handout_shows else []
+        boards.append(
+            {
+                "svg": empty_board_svg(Board(n, m), start=start, moves=moves),
+                "caption": unbreakable(caption),
+                "size": f"{max(n, m)}",
+            }
+        )
+    return boards
 
 
 def _part(part: Part, letter: str) -> dict[str, Any]:
     """A part as the template shows it: its letter ("" for a question's only part), the question, and
-    its answer room: a number box per caption in ``boxes`` (one box without them), tick boxes, ruled lines."""
+    its answer room: a number box per caption in ``boxes`` (one box without them), tick boxes, ruled lines,
+    and the outcome grids where the part runs from every start square, with what to mark in them."""
     return {
         "letter": letter,
         "ask": unbreakable(part.ask),
@@ -96,4 +145,13 @@ def _part(part: Part, letter: str) -> dict[str, Any]:
         "boxes": [unbreakable(caption) for caption in part.boxes],
         "extension": part.extension,
         "rules": part.lines or DEFAULT_LINES.get(part.space, 0),
+        "grids": [
+            {
+                "svg": empty_board_svg(Board(n, m), title=f"outcome grid, {Board(n, m)}"),
+                "caption": unbreakable(part.grid_captions[k]) if k < len(part.grid_captions) else "",
+                "size": f"{max(n, m)}",
+            }
+            for k, (n, m) in enumerate(part.grids)
+        ],
+        "legend": unbreakable(part.grid_legend or GRID_LEGEND),
     }

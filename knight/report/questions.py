@@ -32,6 +32,12 @@ class Part:
     lines: int = 0
     #: An extension: needs a computer search that runs long, or more than the course gives.
     extension: bool = False
+    #: Outcome grids, [n, m] each: a small board for a part that runs from every start square, where
+    #: the student marks each start's outcome; each with an optional caption in ``grid_captions``.
+    grids: tuple[tuple[int, int], ...] = ()
+    grid_captions: tuple[str, ...] = ()
+    #: What to mark in each square of the grids ("" for the handout's default: full or squares reached).
+    grid_legend: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,8 @@ class Question:
     handout_note: str = ""
     #: The whole question is an extension (the handout tags it beside its label).
     extension: bool = False
+    #: What else the handout shows with the question, by name (knight.report.handout knows each).
+    handout_shows: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -83,7 +91,17 @@ def questions() -> tuple[Question, ...]:
     """Every question, in the documents' order; raises ValueError if the file is malformed."""
     found = []
     for entry in _data()["question"]:
-        parts = tuple(Part(**{**part, "boxes": tuple(part.get("boxes", ()))}) for part in entry["parts"])
+        parts = tuple(
+            Part(
+                **{
+                    **part,
+                    "boxes": tuple(part.get("boxes", ())),
+                    "grids": tuple(tuple(grid) for grid in part.get("grids", ())),
+                    "grid_captions": tuple(part.get("grid_captions", ())),
+                }
+            )
+            for part in entry["parts"]
+        )
         for part in parts:
             if part.space not in SPACES:
                 raise ValueError(f"question {entry['id']}: unknown answer space {part.space!r}; use one of {SPACES}")
@@ -107,6 +125,7 @@ def questions() -> tuple[Question, ...]:
                 handout_quote=entry.get("handout_quote", ""),
                 handout_note=entry.get("handout_note", ""),
                 extension=bool(entry.get("extension", False)),
+                handout_shows=tuple(entry.get("handout_shows", ())),
             )
         )
     ids = [question.id for question in found]
