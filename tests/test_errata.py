@@ -104,6 +104,7 @@ def test_the_blog_script_as_printed_fails_as_the_interpreter_says_and_the_fix_ru
     as_printed = run_source(printed, name="blog_script.py")
     assert damaged.steps[0].error == as_printed.error and as_printed.error.startswith("IndentationError")
     assert damaged.steps[0].line == as_printed.error_line
+    assert damaged.steps[0].text == printed.splitlines()[as_printed.error_line - 1].strip()  # the line it names
     errors = [s.error.split(":")[0] for s in python2.steps]
     assert errors == ["SyntaxError", "NameError", ""]  # Python 2's print; no import; then it runs
     assert [s.error.split(":")[0] for s in swapped.steps] == ["IndexError", ""]

@@ -110,6 +110,13 @@ class Listing:
     def lines(self) -> int:
         return len(self.source.splitlines())
 
+    @property
+    def output_width(self) -> int:
+        """The longest line any run printed, in characters (a narrow output leaves the code more room)."""
+        return max(
+            (len(line.rstrip()) for run in self.runs for line in (run.stdout + run.stderr).splitlines()), default=0
+        )
+
 
 def program_text(file: str) -> str:
     """The text of a shipped program (or of the blog's script as printed, ``blog_script_as_printed.txt``)."""

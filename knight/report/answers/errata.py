@@ -34,15 +34,18 @@ SEED = 2014
 @dataclass(frozen=True)
 class Step:
     """One run of a script on the way from the text as printed to one that runs: what was changed, and where
-    and how the interpreter stopped ('' when the script ran to its end)."""
+    (the line's number and text) and how the interpreter stopped ('' when the script ran to its end)."""
 
     change: str
     line: int | None
+    text: str
     error: str
 
     @classmethod
-    def of(cls, change: str, run: Run) -> Step:
-        return cls(change, run.error_line, run.error)
+    def of(cls, change: str, run: Run, source: str) -> Step:
+        lines = source.splitlines()
+        line = run.error_line
+        return cls(change, line, lines[line - 1].strip() if line and line <= len(lines) else "", run.error)
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Erratum:
     claim: str
     finding: str
     fix: str
+    code: str = ""  # a correction that is a line of code, shown as code after ``fix``
     steps: list[Step] = field(default_factory=list)
     diff: str = ""  # a script's correction as a highlighted unified diff
 
@@ -207,7 +211,7 @@ def blog_script(data: StoreData) -> list[Erratum]:
                 f"leaves no doubt where each line belongs: {changed} lines indented again, four spaces a level, as "
                 f"in {MADE_TO_RUN} below."
             ),
-            steps=[Step.of("as printed", as_printed)],
+            steps=[Step.of("as printed", as_printed, printed)],
         )
     ]
     diff = "".join(
@@ -235,9 +239,9 @@ def blog_script(data: StoreData) -> list[Erratum]:
                 + (f": from {_start(made)} it numbers all 64 squares." if _start(made) else ".")
             ),
             steps=[
-                Step.of("indented", with_indent),
-                Step.of("indented, print(…) and xrange = range, no imports", python3),
-                Step.of("with the imports (the program below)", made),
+                Step.of("indented", with_indent, indented),
+                Step.of("indented, print(…) and xrange = range, no imports", python3, no_imports),
+                Step.of("with the imports (the program below)", made, fixed),
             ],
             diff=highlight(diff, "diff"),
         )
@@ -278,8 +282,9 @@ def _swapped_sides(fixed: str) -> list[Erratum]:
                 "The board is made with its sides swapped: width lists of height squares each, but read as "
                 "cb[row][column]. On 8 × 8 nobody notices; on a board 8 high and 6 wide the script fails:"
             ),
-            fix=_BOARD_CORRECTED,
-            steps=[Step.of("width = 6", failed), Step.of("width = 6, the board corrected", corrected)],
+            fix="height lists of width squares each:",
+            code=_BOARD_CORRECTED,
+            steps=[Step.of("width = 6", failed, narrow), Step.of("width = 6, the board corrected", corrected, narrow)],
         )
     ]
 
