@@ -296,7 +296,7 @@
     if (result.unvisited.length) say(verdict, "Never visited: " + result.unvisited.slice(0, 32).map(function (sq) { return squareName(s.board, sq); }).join(" ") + (result.unvisited.length > 32 ? " … (" + result.unvisited.length + " in all)" : "") + ".");
     var wanted = assigned();
     if (wanted && s.format === "array" && (wanted.n !== s.board.n || wanted.m !== s.board.m)) say(verdict, "This array is " + size + "; the assignment's board is " + wanted.n + " × " + wanted.m + ".", "bad-board");
-    say(verdict, "Read as " + s.format + " (" + s.notes.join("; ") + ").", "notes");
+    say(verdict, "Read as " + s.format + (s.notes.length ? " (" + s.notes.join("; ") + ")" : "") + ".", "notes");
     drawBoard(s, result, holder);
   }
 
