@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from importlib import resources
 from pathlib import Path
 
 import pymupdf
@@ -17,8 +18,9 @@ from pdf_layout import MM, font_sizes, page_fill, page_margins, smallest_font
 from runner_helpers import knight, write_job
 from test_report import SMALL_JOB
 
-from knight.engine import Board
-from knight.engine.diagrams import WORKSHEET_DARK, WORKSHEET_LIGHT, empty_board_svg
+from knight.engine import HORIZONTAL, VERTICAL, Board
+from knight.engine.diagrams import MARGIN, SQUARE, WORKSHEET_DARK, WORKSHEET_LIGHT, empty_board_svg
+from knight.report.handout import GRID_LEGEND, SCRIPT_AS_PRINTED, script_as_printed
 from knight.report.questions import documents, questions
 
 HANDOUT = "knights-tour-handout"
@@ -367,3 +369,237 @@ def test_layout_helpers_measure_what_they_say(tmp_path):
         document.save(pdf)
     assert [round(fill, 2) for fill in page_fill(pdf)] == [0.75, 0.3]
     assert font_sizes(pdf) == [6, 6]  # font sizes count all text, the margins' too
+
+
+# --- Issue 27, item 6: what the exercises need, pencil-light squares, true references, no answer stated ---
+
+
+def figures_by_question(markup: str) -> list[tuple[str, str, str]]:
+    """(question id, figure kind, its SVG) of every empty board and outcome grid, in the page's order."""
+    found = []
+    for question in questions():
+        block = article(markup, question)
+        for kind, svg in re.findall(
+            r'<figure class="(empty-board|outcome-grid)[^"]*">(<svg.*?</svg>)', block, flags=re.S
+        ):
+            found.append((question.id, kind, svg))
+    return found
+
+
+def degrees(n: int, m: int) -> list[list[int]]:
+    """How many squares of the empty n x m board reach each square, counted here from the move tables."""
+    return [
+        [
+            sum(0 <= r + dr < n and 0 <= c + dc < m for dr, dc in zip(VERTICAL, HORIZONTAL, strict=True))
+            for c in range(m)
+        ]
+        for r in range(n)
+    ]
+
+
+def test_deitels_accessibility_table_computed_from_the_board(a4):
+    """The heuristic questions need Deitel's table: it is printed in A3, the board's degrees, not typed in."""
+    markup = page_html(a4)
+    by_id = {q.id: q for q in questions()}
+    holders = [q.id for q in questions() if '<table class="accessibility">' in article(markup, q)]
+    assert holders == ["deitel-heuristic"]
+    table = re.search(r'<table class="accessibility">.*?</table>', article(markup, by_id["deitel-heuristic"]), re.S)
+    rows = [[int(v) for v in re.findall(r"<td>(\d+)</td>", row)] for row in re.findall(r"<tr>.*?</tr>", table.group(0))]
+    assert [row for row in rows if row] == degrees(8, 8)
+    assert html_text(table.group(0)).startswith("Deitel's accessibility table")
+    printed = " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf"))
+    for row in degrees(8, 8):  # row label, then the eight degrees
+        assert " ".join(map(str, row)) in printed, row
+
+
+def test_blog_script_printed_as_the_blog_prints_it(a4):
+    """D6 shows the blog's script exactly as printed (package data, a .txt the linters never parse), its lines
+    numbered; every line reaches the PDF. The reference programs are the key's, not the worksheet's."""
+    lines = script_as_printed()
+    assert SCRIPT_AS_PRINTED.endswith(".txt") and len(lines) > 30
+    assert not any(line.startswith((" ", "\t")) for line in lines)  # its indentation lost, as in the blog
+    assert any("xrange" in line for line in lines) and any("heappush" in line for line in lines)
+    markup = page_html(a4)
+    holders = [q.id for q in questions() if 'class="listing as-printed"' in article(markup, q)]
+    assert holders == ["blog-script"]
+    shown = re.findall(r'<span class="number">(\d+)</span><span class="text">(.*?)</span>', markup, flags=re.S)
+    assert [int(number) for number, _ in shown] == list(range(1, len(lines) + 1))
+    assert [html.unescape(text) for _, text in shown] == lines
+    flat = re.sub(r"\s+", "", " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf")))
+    assert [line for line in lines if re.sub(r"\s+", "", line) not in flat] == []
+    programs = resources.files("knight").joinpath("programs")
+    for program in programs.iterdir():
+        if program.name.endswith(".py"):
+            for line in program.read_text(encoding="utf-8").splitlines():
+                if line.startswith("def "):
+                    assert line not in html.unescape(markup), (program.name, line)
+
+
+#: What an ask says when it runs from every start square, and the board side each count of starts is on.
+ALL_STARTS = re.compile(r"how many of the (25|36|64)\b|one from each square|any start square", re.I)
+SIDES = {"25": 5, "36": 6, "64": 8}
+
+
+def test_an_outcome_grid_for_every_all_starts_question(a4):
+    """Every part run from all start squares has a small board of that size to mark each start's outcome on,
+    with what to mark printed beside it: Homework's 25 starts on 5 x 5 and Deitel's 64 on 8 x 8 among them."""
+    markup = page_html(a4)
+    figures = figures_by_question(markup)
+    checked = 0
+    for question in questions():
+        needed: list[int] = []
+        for part in question.parts:
+            for found in ALL_STARTS.finditer(part.ask):
+                needed.append(SIDES.get(found.group(1) or "", 8))  # "each square", "any start": the chessboard
+        grids = sorted(
+            int(re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+)', svg).group(1))
+            for q, kind, svg in figures
+            if q == question.id and kind == "outcome-grid"
+        )
+        sides = sorted(round((width - 2 * MARGIN) / SQUARE) for width in grids)
+        for side in set(needed):
+            assert sides.count(side) >= needed.count(side), (question.id, needed, sides)
+            checked += 1
+        block = article(markup, question)
+        legend = [html_text(text) for text in re.findall(r'<p class="grid-legend">(.*?)</p>', block, flags=re.S)]
+        assert len(legend) == (1 if sides else 0), question.id
+    assert checked >= 6, "the all-starts asks were not recognised: the test would check little"
+    by_id = {q.id: q for q in questions()}
+    assert (5, 5) in [grid for part in by_id["homework-5x5"].parts for grid in part.grids]
+    assert [grid for part in by_id["deitel-64-tours"].parts for grid in part.grids].count((8, 8)) == 2
+    printed = re.sub(r"\s+", " ", " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf")))
+    for question in questions():
+        for part in question.parts:
+            if part.grids:
+                assert (part.grid_legend or GRID_LEGEND).replace("\u00a0", " ") in printed.replace("\u00a0", " ")
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of an sRGB colour #rrggbb."""
+    channels = [int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_squares_light_enough_to_write_on_in_pencil(a4):
+    """Every square of every board and grid of the handout, as its SVG fills it and as the PDF prints it, has a
+    WCAG relative luminance of at least 0.75 (#d2b48c, the key's dark square, has 0.48), and the two colours
+    of a board still differ."""
+    figures = figures_by_question(page_html(a4))
+    assert figures
+    darks, lights = set(), set()
+    for _, _, svg in figures:
+        squares = re.findall(
+            rf'<rect x="[\d.]+" y="[\d.]+" width="{SQUARE}" height="{SQUARE}" fill="(#[0-9a-f]{{6}})"', svg
+        )
+        background = re.search(r'<rect x="0" y="0" width="\d+" height="\d+" fill="(#[0-9a-f]{6})"', svg).group(1)
+        assert squares, "no dark square found: the test would check nothing"
+        darks |= set(squares)
+        lights.add(background)
+    assert min(luminance(colour) for colour in darks | lights) >= 0.75, sorted(darks | lights)
+    assert min(luminance(light) for light in lights) > max(luminance(dark) for dark in darks) + 0.1
+    # as printed: the fills of the PDF's square cells
+    with pymupdf.open(a4 / f"{HANDOUT}.pdf") as document:
+        fills = {
+            "#{:02x}{:02x}{:02x}".format(*_colour(drawing["fill"]))
+            for page in document
+            for drawing in page.get_drawings()
+            if drawing.get("fill")
+            and abs(drawing["rect"].width - drawing["rect"].height) < 0.5
+            and 5 * MM < drawing["rect"].width < 12 * MM
+        }
+    assert "#" + "".join(f"{c:02x}" for c in DARK) in fills
+    assert min(luminance(colour) for colour in fills) >= 0.75, sorted(fills)
+
+
+#: Where a prompt may place a board: "below" (it follows in the page's flow); never beside, above, left or
+#: right (a phone stacks side-by-side blocks, and a page break moves them).
+PLACES = re.compile(r"\b(below|beside|above|left of|right of|shown|drawn|overleaf)\b", re.I)
+
+
+def prompts(question) -> list[tuple[str, str]]:
+    """Every text the handout prints for a question besides the document's words: (where, text)."""
+    texts = [("note", question.handout_note)] + [("caption", c) for c in question.board_captions]
+    for k, part in enumerate(question.parts):
+        texts += [(f"ask {k}", part.ask), (f"legend {k}", part.grid_legend)] + [
+            (f"grid {k}", c) for c in part.grid_captions
+        ]
+    return [(where, text) for where, text in texts if text]
+
+
+def test_every_reference_to_a_board_is_true(a4):
+    """A prompt that says "below" has the question's boards after it, in the HTML and on the printed page; one that
+    says a thing is drawn has it drawn: C6's corner moves, at the squares its note names."""
+    markup = page_html(a4)
+    figures = figures_by_question(markup)
+    with pymupdf.open(a4 / f"{HANDOUT}.pdf") as document:
+        boards = [
+            (k, d["rect"].y0)
+            for k, page in enumerate(document)
+            for d in page.get_drawings()
+            if _colour(d.get("fill")) == LIGHT
+        ]
+        assert len(boards) == len(figures)
+        seen: dict[str, int] = {}
+        references = 0
+        for question in questions():
+            for where, text in prompts(question):
+                for word in PLACES.findall(text):
+                    references += 1
+                    word = word.lower()
+                    assert word in ("below", "drawn"), (question.id, where, word)
+                    mine = [k for k, (q, _, _) in enumerate(figures) if q == question.id]
+                    assert mine, (question.id, where, "no board")
+                    if word == "below":
+                        assert where.startswith("ask")
+                        block = article(markup, question)
+                        assert block.index(
+                            html.escape(text, quote=False).replace(" × ", "\u00a0×\u00a0")[:40]
+                        ) < block.index("<svg")
+                        snippet = text[:30]
+                        hits = [(k, rect.y0) for k, page in enumerate(document) for rect in page.search_for(snippet)]
+                        k = seen.get(snippet, 0)
+                        seen[snippet] = k + 1
+                        at = hits[k]
+                        assert all(boards[j] > at for j in mine), (question.id, at, [boards[j] for j in mine])
+                    else:
+                        moves = re.findall(r"\((\d), (\d)\)–\((\d), (\d)\)", question.handout_note)
+                        assert len(moves) == 2, question.handout_note
+                        svg = figures[mine[0]][2]
+                        lines = re.findall(
+                            r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"[^>]*class="move"', svg
+                        )
+                        centre = lambda r, c: (f"{(int(c) + 0.5) * SQUARE:g}", f"{(int(r) + 0.5) * SQUARE:g}")  # noqa: E731
+                        assert sorted(lines) == sorted((*centre(r1, c1), *centre(r2, c2)) for r1, c1, r2, c2 in moves)
+    assert references >= 3, "no reference to a board found: the test would check nothing"
+
+
+#: A prompt that takes its own answer for granted, and the words that would make it ask instead.
+PRESUPPOSING = [
+    # a tour to number that may not exist (numbering the squares a walk visits, full or not, asks nothing)
+    (re.compile(r"\bnumber (it|its squares)\b", re.I), re.compile(r"\bif\b", re.I)),
+    (re.compile(r"\bwhy (not|can no|can't)\b|\bthe others\b", re.I), re.compile(r"\bif (not|some)\b", re.I)),
+    (re.compile(r"\bthe smallest \w+ on which\b.*\bfails\b", re.I), re.compile(r"\bif any\b", re.I)),
+    (
+        re.compile(r"\b(before|up to) (it finds )?its first tour\b", re.I),
+        re.compile(r"\bor does it stop\b|\bif\b", re.I),
+    ),
+]
+
+
+def test_no_prompt_states_the_answer_it_asks_for():
+    """A prompt asks; it never presupposes its answer: no "number it" before asking whether a tour exists, no "why
+    not from the others" before asking whether every square starts one, no smallest failing size that assumes a
+    failure, no count up to a first tour that assumes one is found. C6b and C4a did; B5b, C1a and D3a presumed."""
+    found = 0
+    for question in questions():
+        for where, text in prompts(question):
+            for claim, hedge in PRESUPPOSING:
+                if claim.search(text):
+                    found += 1
+                    assert hedge.search(text), (question.id, where, text)
+    assert found >= 5, "no presupposing phrase found: the test would check nothing"
+    by_id = {q.id: q for q in questions()}
+    c6b, c4a = by_id["eiffel-parberry"].parts[1].ask, by_id["eiffel-colours"].parts[0].ask
+    assert c6b.index("if you find one") < c6b.index("number it") and c6b.endswith("Does one exist?")
+    assert "can a knight's tour start from every square?" in c4a and "if not" in c4a
