@@ -106,6 +106,9 @@ def _knight(capsys, *argv: str) -> tuple[int, str]:
         ("tcp://:8786", "the host is missing"),
         ("tcp://127.0.0.1:8786/status", "nothing else"),
         ("", "--scheduler takes tcp://HOST:PORT"),
+        ("tcp://[::1", "--scheduler takes tcp://HOST:PORT"),  # urlsplit's ValueError was a traceback
+        ("tcp://" + "a" * 300 + ":1", "is not a host name"),  # the idna codec's UnicodeError was a traceback
+        ("tcp://a..b:8786", "is not a host name"),
     ],
 )
 def test_a_malformed_scheduler_address_is_one_line_before_anything_runs(tmp_path, capsys, address, expected):

@@ -147,11 +147,12 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
     (--executor is a choice, checked as it is parsed), before anything is loaded or run."""
     if workers is not None and workers < 1:
         fail(f"--workers must be a positive number of processes, got {workers}")
-    cores = os.cpu_count() or 1
+    # the cores this process may use (taskset, a container's CPU set), as the default --workers counts them
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if workers is not None and workers > WORKERS_PER_CORE * cores:
         fail(
-            f"--workers {workers} is more than {WORKERS_PER_CORE} per core ({WORKERS_PER_CORE * cores} on these "
-            f"{cores} cores): more processes only contend for the cores; ask for at most {WORKERS_PER_CORE * cores}"
+            f"--workers {workers} is more than {WORKERS_PER_CORE} per core ({WORKERS_PER_CORE * cores} on the "
+            f"{cores} core{'' if cores == 1 else 's'} this process may use): more processes only contend for the cores; ask for at most {WORKERS_PER_CORE * cores}"
         )
     if scheduler is not None and executor != "dask":
         fail("--scheduler applies only to --executor dask")

@@ -8,8 +8,10 @@ stops with one line. A scheduler lost mid-run stops the run the same way, what f
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -44,6 +46,9 @@ MAX_TIMEOUT = 3600.0
 _DASK_LOGGERS = ("distributed", "tornado", "asyncio")
 
 
+_LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?")
+
+
 def scheduler_address(text: str) -> str:
     """``text`` if it is a scheduler address ``tcp://HOST:PORT`` (or ``tls://``), the port in 1..65535;
     :class:`InvalidInput` saying what is wrong otherwise. Nothing is contacted.
@@ -55,7 +60,10 @@ def scheduler_address(text: str) -> str:
     scheme, sep, _ = text.partition("://")
     if not sep or scheme not in SCHEMES:
         raise InvalidInput(f"{shape}; got {text!r}")
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unclosed IPv6 bracket
+        raise InvalidInput(f"{shape}; got {text!r}") from None
     try:
         port = parts.port
     except ValueError:  # not a number, or past 65535
@@ -66,7 +74,24 @@ def scheduler_address(text: str) -> str:
         raise InvalidInput(f"{shape}; the host is missing in {text!r}")
     if parts.path or parts.query or parts.fragment or parts.username or any(char.isspace() for char in text):
         raise InvalidInput(f"{shape}, nothing else; got {text!r}")
+    if not _host_name(parts.hostname):
+        raise InvalidInput(f"{shape}; {parts.hostname!r} is not a host name or an IP address")
     return text
+
+
+def _host_name(host: str) -> bool:
+    """True for an IP address or a name the resolver takes (labels of 1-63 characters, 253 in all)."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    try:
+        ascii_name = host.encode("idna").decode("ascii")  # a label past 63 characters fails here
+    except UnicodeError:
+        return False
+    labels = ascii_name.rstrip(".").split(".")
+    return len(ascii_name) <= 253 and all(_LABEL.fullmatch(label) for label in labels)
 
 
 def connect_timeout() -> float:
