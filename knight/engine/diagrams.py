@@ -13,9 +13,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from knight.engine.board import Board, Square
+from knight.engine.svg import SQUARE
+from knight.engine.svg import centre as _centre
+from knight.engine.svg import corner as _corner
+from knight.engine.svg import label as _label
+from knight.engine.svg import length as _f
+from knight.engine.svg import line as _line
+from knight.engine.svg import to_string as _to_string
 from knight.engine.tour import Tour
 
 __all__ = [
+    "board_element",
     "starts_map_svg",
     "SQUARE",
     "MARGIN",
@@ -31,7 +39,6 @@ __all__ = [
     "WORKSHEET_DARK",
 ]
 
-SQUARE = 40
 MARGIN = 18
 LIGHT, DARK = "#f3e7cf", "#d2b48c"
 #: The handout's empty boards: squares light enough to write on in pencil (the dark one's WCAG relative
@@ -428,6 +435,12 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
     return _to_string(svg)
 
 
+def board_element(board: Board, title: str) -> ET.Element:
+    """A board as every drawing here starts (its squares, labels and frame), to draw on with
+    :mod:`knight.engine.svg` and write with :func:`knight.engine.svg.to_string`."""
+    return _board(board, title)
+
+
 # --- private helpers ------------------------------------------------------------------------------
 
 
@@ -515,71 +528,8 @@ def _board(
     return svg
 
 
-def _label(
-    svg: ET.Element, centre: tuple[float, float], text: str, colour: str, size: float, *, bold: bool = False
-) -> None:
-    x, y = centre
-    node = ET.SubElement(
-        svg,
-        "text",
-        {
-            "x": _f(x),
-            "y": _f(y),
-            "fill": colour,
-            "font-size": _f(size),
-            "font-family": "DejaVu Sans, sans-serif",
-            "text-anchor": "middle",
-            "dominant-baseline": "central",
-            **({"font-weight": "bold"} if bold else {}),
-        },
-    )
-    node.text = text
-
-
-def _line(
-    svg: ET.Element,
-    start: tuple[float, float],
-    end: tuple[float, float],
-    *,
-    stroke: str,
-    width: float,
-    **attributes: str,
-) -> None:
-    """A straight line between two points (square centres), drawn ``width`` wide."""
-    (x1, y1), (x2, y2) = start, end
-    ET.SubElement(
-        svg,
-        "line",
-        {
-            "x1": _f(x1),
-            "y1": _f(y1),
-            "x2": _f(x2),
-            "y2": _f(y2),
-            "stroke": stroke,
-            "stroke-width": _f(width),
-            **attributes,
-        },
-    )
-
-
-def _corner(row: int, col: int) -> tuple[float, float]:
-    return col * SQUARE, row * SQUARE
-
-
-def _centre(row: int, col: int) -> tuple[float, float]:
-    return (col + 0.5) * SQUARE, (row + 0.5) * SQUARE
-
-
 def _heat(share: float) -> str:
     """A colour from pale yellow (0) to deep blue (1)."""
     low, high = (255, 247, 188), (37, 52, 148)
     r, g, b = (round(a + (b - a) * min(max(share, 0.0), 1.0)) for a, b in zip(low, high))
     return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def _f(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-def _to_string(svg: ET.Element) -> str:
-    return ET.tostring(svg, encoding="unicode")

@@ -445,25 +445,25 @@ def board_svg(result: Check) -> str:
 
 
 def _draw(result: Check) -> str:
-    from knight.engine import Tour
+    from knight.engine import Tour, svg
     from knight.engine import diagrams as d
 
     board = result.board
     squares = result.submission.squares
     if result.verdict != NOT_A_TOUR:
         return d.tour_svg(Tour.from_squares(board, squares, method="student"), title=f"the tour on {board}")
-    svg = d._board(board, f"the submission on {board}, errors in red")
+    picture = d.board_element(board, f"the submission on {board}, errors in red")
     on = [sq for sq in squares if board.contains(sq)]
-    width = d.SQUARE / 16
+    width = svg.SQUARE / 16
     if len(on) > 1:
         ET.SubElement(
-            svg,
+            picture,
             "polyline",
             {
-                "points": " ".join("{},{}".format(*map(d._f, d._centre(*sq))) for sq in on),
+                "points": " ".join("{},{}".format(*map(svg.length, svg.centre(*sq))) for sq in on),
                 "fill": "none",
                 "stroke": d.PATH,
-                "stroke-width": d._f(width),
+                "stroke-width": svg.length(width),
                 "stroke-opacity": "0.75",
                 "class": "path",
             },
@@ -472,32 +472,20 @@ def _draw(result: Check) -> str:
         labels = result.submission.labels
         i = next((j for j, k in enumerate(labels) if k >= result.first_error_step), None)
         if i is not None and i + 1 < len(squares) and board.contains(squares[i]) and board.contains(squares[i + 1]):
-            (x0, y0), (x1, y1) = d._centre(*squares[i]), d._centre(*squares[i + 1])
-            ET.SubElement(
-                svg,
-                "line",
-                {
-                    "x1": d._f(x0),
-                    "y1": d._f(y0),
-                    "x2": d._f(x1),
-                    "y2": d._f(y1),
-                    "stroke": d.END,
-                    "stroke-width": d._f(width * 4),
-                    "class": "first-error",
-                },
-            )
+            ends = svg.centre(*squares[i]), svg.centre(*squares[i + 1])
+            svg.line(picture, *ends, stroke=d.END, width=width * 4, **{"class": "first-error"})
     for k, sq in zip(result.submission.labels, squares):
         if not board.contains(sq):
             continue
-        x, y = d._centre(*sq)
+        x, y = svg.centre(*sq)
         repeated = sq in result.repeated
         ET.SubElement(
-            svg,
+            picture,
             "circle",
             {
-                "cx": d._f(x),
-                "cy": d._f(y),
-                "r": d._f(d.SQUARE * 0.3),
+                "cx": svg.length(x),
+                "cy": svg.length(y),
+                "r": svg.length(svg.SQUARE * 0.3),
                 "fill": "#ffd6d6" if repeated else "#fffdf6",
                 "stroke": d.END if repeated else d.PATH,
                 "stroke-width": "1.5" if repeated else "0.6",
@@ -505,8 +493,8 @@ def _draw(result: Check) -> str:
             },
         )
         if max(board.n, board.m) <= d.NUMBERED_UP_TO:
-            d._label(svg, (x, y), str(k), d.TEXT, d.SQUARE * (0.3 if k > 99 else 0.36))
-    return d._to_string(svg)
+            svg.label(picture, (x, y), str(k), d.TEXT, svg.SQUARE * (0.3 if k > 99 else 0.36))
+    return svg.to_string(picture)
 
 
 def page_name(student: str) -> str:
