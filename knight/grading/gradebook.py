@@ -472,8 +472,8 @@ def _draw(result: Check) -> str:
         labels = result.submission.labels
         i = next((j for j, k in enumerate(labels) if k >= result.first_error_step), None)
         if i is not None and i + 1 < len(squares) and board.contains(squares[i]) and board.contains(squares[i + 1]):
-            ends = svg.centre(*squares[i]), svg.centre(*squares[i + 1])
-            svg.line(picture, *ends, stroke=d.END, width=width * 4, **{"class": "first-error"})
+            start, end = svg.centre(*squares[i]), svg.centre(*squares[i + 1])
+            svg.line(picture, start, end, stroke=d.END, width=width * 4, **{"class": "first-error"})
     for k, sq in zip(result.submission.labels, squares):
         if not board.contains(sq):
             continue
