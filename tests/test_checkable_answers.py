@@ -115,35 +115,62 @@ def numbers_on(svg: ET.Element) -> dict[tuple[int, int], int]:
 
 
 def smallest_number_pt(width_mm: float, svg: ET.Element) -> float:
-    """The size in points the smallest move number prints at, the SVG drawn ``width_mm`` wide."""
+    """The size in points the smallest number of an SVG prints at, the SVG drawn ``width_mm`` wide."""
     units = float(svg.get("viewBox", "0 0 1 1").split()[2])
     sizes = [float(t.get("font-size", 0)) for t in svg.iter("{http://www.w3.org/2000/svg}text")]
     return min(sizes) * width_mm / units * POINTS_PER_MM
 
 
+#: A cell of a numbered board's printed rows: one figure between figure spaces, two between spaces, three, or none.
+CELL = re.compile("\u2007(\\d)\u2007| (\\d\\d) |(\\d{3})|\u2007{3}")
+
+
+def numbered_boards(fragment: str) -> list[tuple[dict, dict, float]]:
+    """Each numbered board of the fragment: the numbers of its screen layer, those of its printed rows (by square),
+    and the size in points the printed numbers have."""
+    found = []
+    for layer, style, rows in re.findall(
+        r'<div class="numbers-layer">(<svg.*?</svg>)</div><pre class="board-numbers"[^>]*style="([^"]*)">(.*?)</pre>',
+        fragment,
+        re.S,
+    ):
+        printed = {}
+        for r, line in enumerate(html.unescape(re.sub(r"<[^>]+>", "", rows)).split("\n")):
+            cells = list(CELL.finditer(line))
+            assert "".join(c[0] for c in cells) == line, repr(line)  # nothing on the line but whole cells
+            for c, cell in enumerate(cells):
+                number = next(filter(None, cell.groups()), None)
+                if number:
+                    printed[(r, c)] = int(number)
+        font_mm = float(re.search(r"font-size: ([\d.]+)mm", style)[1])
+        found.append((numbers_on(ET.fromstring(layer)), printed, font_mm * POINTS_PER_MM))
+    return found
+
+
 @pytest.mark.parametrize("n", [6, 8])
 def test_the_tours_asked_for_are_numbered_boards_with_the_programs_numbers(page, n):
-    boards = figures(section(page, f"homework-{n}x{n}"), "numbered")
+    b = section(page, f"homework-{n}x{n}")
+    boards = numbered_boards(b)
     assert len(boards) == len(ASKED[n])
-    for (width, svg), start in zip(boards, ASKED[n]):
-        assert f"from {start}" in (svg.findtext("{http://www.w3.org/2000/svg}title") or "")
-        tour = find_tour(Board(n, n), start, "warnsdorff", tie="first")
-        array = tour.array()
+    for (screen, printed, points), start in zip(boards, ASKED[n]):
+        array = find_tour(Board(n, n), start, "warnsdorff", tie="first").array()
         expected = {(r, c): int(array[r, c]) for r in range(n) for c in range(n) if array[r, c]}
-        assert numbers_on(svg) == expected, start
-        assert smallest_number_pt(width, svg) >= 8.5, f"numbers too small to read on {n} x {n}"
+        assert screen == expected, start
+        assert printed == expected, start
+        assert points >= 8.5, f"numbers too small to read on {n} x {n}"
+        assert f"From {start}:" in text(b)
 
 
 def test_every_full_tour_of_5x5_is_drawn_numbered_beside_each_starts_outcome(page):
     b2 = section(page, "homework-5x5")
-    tours = {
-        s: find_tour(Board(5, 5), s, "warnsdorff", tie="first") for s in [(r, c) for r in range(5) for c in range(5)]
-    }
+    squares = [(r, c) for r in range(5) for c in range(5)]
+    tours = {s: find_tour(Board(5, 5), s, "warnsdorff", tie="first") for s in squares}
+    drawn = [(screen, printed) for screen, printed, _ in numbered_boards(b2)]
     full = [s for s, t in tours.items() if t.full]
-    drawn = [numbers_on(svg) for _, svg in figures(b2, "numbered")]
+    assert len(drawn) == len(full)
     for start in full:
-        array = tours[start].array()
-        assert {(r, c): int(array[r, c]) for r in range(5) for c in range(5)} in drawn, start
+        numbers = {square: int(tours[start].array()[square]) for square in squares}
+        assert (numbers, numbers) in drawn, start
     outcomes = figures(b2, "outcomes")
     assert len(outcomes) == 1
     marked = numbers_on(outcomes[0][1])  # a failing start shows the squares it reached

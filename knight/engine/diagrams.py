@@ -159,24 +159,31 @@ def tour_svg(
     return _to_string(svg)
 
 
-def numbered_tour_svg(tour: Tour, *, labels: bool = True, title: str | None = None) -> str:
+def numbered_tour_svg(tour: Tour, *, labels: bool = True, title: str | None = None, layer: str = "whole") -> str:
     """A tour as the homework's program prints it: the k-th square visited holds k, in figures large enough
     to read on a printed board (:data:`NUMBER_SIZE`), with no path drawn over them.
 
     The start square is a green disc and the last square a red square, with white figures (the report's
     conventions); the squares a partial tour never reached stay empty. ``labels=False`` leaves out the row and
     column labels (boards drawn side by side, each named in its caption).
+
+    ``layer`` draws it whole (``"whole"``), or in two pictures of one size to lay one over the other: the
+    ``"board"`` with its start and end marked, and the ``"numbers"`` alone on a transparent ground (the report
+    prints the numbers as a line of text a row instead, which lays out many times faster than SVG text).
     """
+    if layer not in ("whole", "board", "numbers"):
+        raise ValueError(f"layer is whole, board or numbers, not {layer!r}")
     board = tour.board
-    svg = _board(board, title or f"{tour.method} tour on {board}, numbered", labels=labels)
-    svg.set("class", "board numbered")
+    title = title or f"{tour.method} tour on {board}, numbered"
+    svg = _frame(board, title, labels=labels) if layer == "numbers" else _board(board, title, labels=labels)
+    svg.set("class", "board numbered" + (f" {layer}" if layer != "whole" else ""))
     last = tour.length
     radius = SQUARE * 0.42
     for k, (row, col) in enumerate(tour.squares, start=1):
         x, y = _centre(row, col)
-        if k == 1:
+        if layer != "numbers" and k == 1:
             ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
-        elif k == last:
+        elif layer != "numbers" and k == last:
             ET.SubElement(
                 svg,
                 "rect",
@@ -189,8 +196,9 @@ def numbered_tour_svg(tour: Tour, *, labels: bool = True, title: str | None = No
                     "class": "end",
                 },
             )
-        size = SQUARE * NUMBER_SIZE * (0.8 if k > 99 else 1.0)  # three figures shrink to stay in the square
-        _label(svg, (x, y), str(k), "#fff" if k in (1, last) else TEXT, size, bold=True)
+        if layer != "board":
+            size = SQUARE * NUMBER_SIZE * (0.8 if k > 99 else 1.0)  # three figures shrink to stay in the square
+            _label(svg, (x, y), str(k), "#fff" if k in (1, last) else TEXT, size, bold=True)
     return _to_string(svg)
 
 
@@ -444,11 +452,9 @@ def board_element(board: Board, title: str) -> ET.Element:
 # --- private helpers ------------------------------------------------------------------------------
 
 
-def _board(
-    board: Board, title: str, *, coloured: bool = True, labels: bool = True, light: str = LIGHT, dark: str = DARK
-) -> ET.Element:
-    detailed = max(board.n, board.m) <= DETAILED_UP_TO
-    margin = MARGIN if detailed and labels else 0
+def _frame(board: Board, title: str, *, labels: bool = True) -> ET.Element:
+    """The picture's root: its view box (the board, and a margin for the labels) and its title, nothing drawn."""
+    margin = MARGIN if max(board.n, board.m) <= DETAILED_UP_TO and labels else 0
     width, height = board.m * SQUARE + 2 * margin, board.n * SQUARE + 2 * margin
     svg = ET.Element(
         "svg",
@@ -460,6 +466,14 @@ def _board(
         },
     )
     ET.SubElement(svg, "title").text = title
+    return svg
+
+
+def _board(
+    board: Board, title: str, *, coloured: bool = True, labels: bool = True, light: str = LIGHT, dark: str = DARK
+) -> ET.Element:
+    detailed = max(board.n, board.m) <= DETAILED_UP_TO
+    svg = _frame(board, title, labels=labels)
     ET.SubElement(
         svg,
         "rect",

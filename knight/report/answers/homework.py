@@ -8,8 +8,18 @@ from dataclasses import dataclass
 
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
-from knight.engine.diagrams import numbered_tour_svg, starts_map_svg
-from knight.report.answers.common import Failure, OneTour, StoreData, failures, failures_text, outcome_map, yes_no
+from knight.engine.diagrams import starts_map_svg
+from knight.report.answers.common import (
+    Failure,
+    NumberedBoard,
+    OneTour,
+    StoreData,
+    failures,
+    failures_text,
+    numbered_board,
+    outcome_map,
+    yes_no,
+)
 from knight.report.questions import questions
 from knight.report.records import Summary, TourRecord
 from knight.report.text import board_text
@@ -81,13 +91,13 @@ def homework_program(data: StoreData) -> Program:
 
 @dataclass(frozen=True)
 class Asked:
-    """A tour the question asks for, drawn as the program prints it (a numbered board)."""
+    """A tour the question asks for, drawn as the program prints it (a numbered board; None when not drawn)."""
 
     start: Square
     full: bool
     closed: bool
     length: int
-    svg: str
+    board: NumberedBoard | None
 
 
 @dataclass(frozen=True)
@@ -230,7 +240,7 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
         return BoardTours(
             size=size,
             symmetries=len(board.symmetries()),
-            asked=shown or [Asked(r.start, r.full, r.closed, r.length, "") for r in chosen],
+            asked=shown or [Asked(r.start, r.full, r.closed, r.length, None) for r in chosen],
             drawn=shown or [_asked(r, size) for r in chosen if r.full],
             square_mm=NUMBERED_SQUARE_MM.get(size, 6.5),
             summary=Summary.of(chosen),
@@ -249,13 +259,17 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
 
 def _asked(record: TourRecord, size: int) -> Asked:
     """A tour as the program prints it: numbered, its start named in the caption (no labels on a row of boards)."""
-    tour = record.tour()
     return Asked(
         record.start,
         record.full,
         record.closed,
         record.length,
-        numbered_tour_svg(tour, labels=False, title=f"{board_text(size)} from {record.start}, numbered"),
+        numbered_board(
+            record.tour(),
+            NUMBERED_SQUARE_MM.get(size, 6.5) * size,
+            labels=False,
+            title=f"{board_text(size)} from {record.start}, numbered",
+        ),
     )
 
 
