@@ -14,7 +14,7 @@ Exit statuses, for every command:
 from __future__ import annotations
 
 import signal
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 
@@ -23,10 +23,10 @@ from knight.errors import InvalidInput, KnightError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "parse_square", "fail", "main"]
 
-try:  # typer 0.29 vendors click; older typer uses click itself
-    from typer._click.exceptions import ClickException
-except ImportError:  # pragma: no cover
-    from click.exceptions import ClickException  # type: ignore[assignment]
+#: What every usage error (an unknown option, a missing argument, a bad value) is. Typer vendors click since
+#: 0.26, privately, and makes public only ``typer.BadParameter``: its base class named here, through click's
+#: public hierarchy (BadParameter < UsageError < ClickException), on any typer.
+ClickException: type[Any] = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException")
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130

@@ -22,6 +22,8 @@ __all__ = [
     "Choice",
     "KnightCommand",
     "PlainGroup",
+    "PlainValues",
+    "plain_values",
     "QuietOption",
     "JsonOption",
     "choice_option",
@@ -32,10 +34,7 @@ __all__ = [
     "info",
 ]
 
-try:  # typer 0.29 vendors click; older typer uses click itself
-    from typer._click.exceptions import BadParameter
-except ImportError:  # pragma: no cover
-    from click.exceptions import BadParameter  # type: ignore[assignment]
+BadParameter = typer.BadParameter  # a value an option cannot take: a usage error, one line (see knight.cli.main)
 
 
 class Choice:
@@ -133,19 +132,22 @@ def plain_values(param: Any) -> None:
     (int, str, bool and Path, their lists and tuples, and :class:`Choice` names).
 
     Typer 0.29 converts every value through a pydantic ``TypeAdapter``: importing pydantic and building the
-    adapters costs about 0.1 s of each command's start, more than a small tour takes. The messages stay
-    typer's shape (``Invalid value for 'n': 'x' is not a valid integer.``). On a typer without that
-    mechanism, or for a kind not listed, typer's own conversion stays.
+    adapters costs about 0.1 s of each command's start, more than a small tour takes. The parameter's
+    ``get_runtime_param`` (typer's public hook that builds the adapter when a value first needs it) is
+    replaced, on this parameter, by one that gives a :class:`PlainValues`. The messages stay typer's shape
+    (``Invalid value for 'n': 'x' is not a valid integer.``). On a typer without that mechanism, or for a kind
+    not listed, typer's own conversion stays.
     """
     descriptor = getattr(param, "type_descriptor", None)
-    if descriptor is None or getattr(param, "_runtime_param", True) is not None or _Plain is None:
+    if descriptor is None or not hasattr(param, "get_runtime_param") or "get_runtime_param" in vars(param):
         return
     info = descriptor.parameter_info
     if descriptor.file_annotation is not None or info.min is not None or info.max is not None:
         return
     if not _is_plain(descriptor.annotation, info.parser):
         return
-    param._runtime_param = _Plain(parameter_info=info, annotation=descriptor.annotation)
+    plain = PlainValues(descriptor.annotation, info.parser)
+    param.get_runtime_param = lambda: plain
 
 
 def _is_plain(annotation: Any, parser: Any) -> bool:
@@ -185,22 +187,26 @@ def _convert(annotation: Any, parser: Any, value: Any) -> Any:
 
 _TRUE, _FALSE = ("1", "true", "t", "yes", "y", "on"), ("0", "false", "f", "no", "n", "off", "")
 
-try:  # typer's conversion mechanism since 0.29 (see plain_values)
-    from typer._coercion import RuntimeParam
 
-    @dataclass(frozen=True)
-    class _Plain(RuntimeParam):
-        """Values converted as click converts them (see :func:`plain_values`)."""
+@dataclass(frozen=True)
+class PlainValues:
+    """A parameter's values converted as click converts them (see :func:`plain_values`): what typer's
+    ``get_runtime_param`` gives, a ``coerce`` of the value given (None when none was)."""
 
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            try:
-                return _convert(self.annotation, self.parameter_info.parser, value)
-            except BadParameter as error:
-                error.ctx, error.param = ctx, param
-                raise
+    annotation: Any
+    parser: Any
 
-except ImportError:  # pragma: no cover - an older typer converts with click itself
-    _Plain = None  # type: ignore[assignment,misc]
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        many = param.multiple or param.nargs == -1
+        if value is None:  # nothing given: typer's own answer, an empty tuple for a repeatable option
+            return () if many else None
+        try:
+            if many and isinstance(value, str):
+                raise BadParameter("Value must be an iterable.")
+            return _convert(self.annotation, self.parser, value)
+        except BadParameter as error:
+            error.ctx, error.param = ctx, param
+            raise
 
 
 #: ``-q/--quiet`` on every command: no progress and no informational lines (never the result or an error).

@@ -7,17 +7,33 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 import typer
 
 from knight.cli import app, fail
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
 
-__all__ = ["DEFAULT_OUT", "FILE_NAMES", "report"]
+__all__ = ["DEFAULT_OUT", "FILE_NAMES", "JobHash", "Meta", "report", "check_out", "report_meta", "papers"]
 
 DEFAULT_OUT = Path("reports/out")
 FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
+
+
+class JobHash(TypedDict):
+    """A job file the report shows, named in its footer with its hash."""
+
+    name: str
+    hash: str
+
+
+class Meta(TypedDict):
+    """The editions' footer (the templates' ``meta``): what made them and when."""
+
+    version: str
+    commit: str
+    date: str
+    jobs: list[JobHash]
 
 
 def _editions() -> tuple[str, ...]:
@@ -26,7 +42,8 @@ def _editions() -> tuple[str, ...]:
     return EDITIONS
 
 
-def _papers() -> list[str]:
+def papers() -> list[str]:
+    """The page sizes the editions print on (--paper)."""
     from knight.report.render import PAPERS
 
     return list(PAPERS)
@@ -51,7 +68,7 @@ def report(
         Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")
     ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
-    paper: Annotated[str, choice_option(Choice("--paper", "paper", _papers), "Page size.")] = "a4",
+    paper: Annotated[str, choice_option(Choice("--paper", "paper", papers), "Page size.")] = "a4",
     jobs: Annotated[
         list[Path], typer.Option("--job", help="Show only these jobs' results (default: every job in the store).")
     ] = [],
@@ -76,11 +93,11 @@ def report(
     from knight.store import store_path
 
     shown = [load_job(job, force=True).name for job in jobs] if jobs else None
-    _check_out(out)
-    meta = _meta(jobs)
+    check_out(out)
+    meta = report_meta(jobs)
     heading = _course(course)
 
-    def write(name: str, context: dict[str, Any]) -> None:
+    def write(name: str, context: dict[str, Any]) -> None:  # jinja's namespace: each template reads its own keys
         html = render_html({**context, "meta": meta, "course": heading}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]
         write_text(html, target.with_suffix(".html"))
@@ -109,7 +126,7 @@ def report(
         typer.echo(f"wrote {(out / FILE_NAMES[name]).with_suffix('.html')}{' and .pdf' if pdf else ''}")
 
 
-def _check_out(out: Path) -> None:
+def check_out(out: Path) -> None:
     """Make the output folder, or stop with one line on why it cannot be written to."""
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -136,7 +153,7 @@ def _course(path: Path | None) -> dict[str, str] | None:
     return load_course(path).to_context()
 
 
-def _meta(jobs: list[Path]) -> dict[str, Any]:
+def report_meta(jobs: list[Path]) -> Meta:
     """The footer: version, commit, job files with their hashes, and the date (SOURCE_DATE_EPOCH if set)."""
     from knight import __version__
 
@@ -145,7 +162,7 @@ def _meta(jobs: list[Path]) -> dict[str, Any]:
     commit = _commit()
     from knight.runner.shipped import job_file
 
-    listed = []
+    listed: list[JobHash] = []
     for job in sorted(job_file(job) for job in jobs):  # a shipped job may be named: hash its file
         if not job.exists():
             fail(f"job file {job} does not exist")

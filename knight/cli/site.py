@@ -9,7 +9,7 @@ import typer
 
 from knight.cli import app
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
-from knight.cli.report import _check_out, _meta, _papers
+from knight.cli.report import check_out, papers, report_meta
 
 __all__ = ["site"]
 
@@ -36,7 +36,7 @@ def site(
     docs: Annotated[Path, typer.Option(help="The project's docs, copied to docs/ when the folder exists.")] = Path(
         "docs"
     ),
-    paper: Annotated[str, choice_option(Choice("--paper", "paper", _papers), "Page size of the PDFs.")] = "a4",
+    paper: Annotated[str, choice_option(Choice("--paper", "paper", papers), "Page size of the PDFs.")] = "a4",
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDFs.")] = True,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -54,8 +54,8 @@ def site(
 
     checked = load_course(course)
     day = parse_day(today) if today is not None else checked.today()
-    _check_out(out)
-    meta = _meta([])
+    check_out(out)
+    meta = report_meta([])
     shown = checked.to_context()
 
     def key() -> str:
