@@ -2,7 +2,8 @@
 
     python -m knight.aot [--force]        (make install runs it)
 
-Every :class:`~knight.engine.kernel.Kernel` of the engine goes, with its declared signature, into one
+Every :class:`~knight.engine.kernel.Kernel` of the engine goes, with its declared signature (and the steps it
+calls, :func:`~knight.engine.kernel.kernel_step`, compiled into it), into one
 extension module built by numba's ``pycc`` for the generic CPU of this architecture (within a few per cent
 of the JIT's host-tuned code here, and still right on another machine sharing the folder). The module is
 named after a fingerprint of the engine's sources and written beside their bytecode (or, when that folder
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import knight.engine
 from knight.engine import kernel as kernel_module
-from knight.engine.kernel import Kernel, ahead_of_time_module, module_folders, module_name
+from knight.engine.kernel import Kernel, ahead_of_time_module, module_folders, module_name, register_steps
 
 __all__ = ["engine_kernels", "build"]
 
@@ -65,7 +66,9 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
         compiler = CC(name)
         compiler.output_dir = scratch
         compiler.verbose = False
-        for each in engine_kernels():
+        kernels = engine_kernels()  # imports every engine module, so every step is declared before numba learns them
+        register_steps()
+        for each in kernels:
             compiler.export(each.export_name, each.signature)(each.python)
         try:
             with warnings.catch_warnings():

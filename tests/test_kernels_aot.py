@@ -11,11 +11,14 @@ import numpy as np
 import pytest
 
 from knight import aot
-from knight.engine import census_count, greedy
+from knight.engine import backtrack, census_count, greedy, pruned, rotation
+from knight.engine.backtrack import backtrack_tour
 from knight.engine.board import Board
 from knight.engine.census import CensusUnit, count_unit
 from knight.engine.greedy import warnsdorff_tour
 from knight.engine.kernel import Kernel, ahead_of_time_module, module_name
+from knight.engine.pruned import pruned_tour
+from knight.engine.rotation import rotation_tour
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +66,29 @@ def test_ahead_of_time_jit_and_python_count_the_same_tours(module, monkeypatch):
     assert ahead == just_in_time
     assert ahead[:2] == interpreted
     assert ahead[0].tours > 0 and ahead[3].tours == 16
+
+
+SEARCHES = [  # (kernel, search): the searches whose kernels call the shared steps (engine/search_steps.py)
+    (pruned._pruned, lambda compiled: pruned_tour(Board(6, 6), (0, 1), budget=200_000, compiled=compiled)),
+    (
+        backtrack._depth_first,
+        lambda compiled: backtrack_tour(Board(5, 5), (0, 0), order="warnsdorff", compiled=compiled),
+    ),
+    (backtrack._depth_first, lambda compiled: backtrack_tour(Board(6, 6), (0, 1), budget=50_000, compiled=compiled)),
+    (rotation._rotate, lambda compiled: rotation_tour(Board(12, 12), (5, 6), closed=True, compiled=compiled)),
+]
+
+
+@pytest.mark.parametrize(("kernel", "search"), SEARCHES, ids=["pruned", "warnsdorff", "backtrack", "rotation"])
+def test_searches_calling_shared_steps_agree_ahead_of_time_jit_and_interpreted(module, monkeypatch, kernel, search):
+    ahead = search(True)
+    assert kernel.compiled.__wrapped__ is getattr(module, kernel.export_name)
+    monkeypatch.setattr(kernel, "_compiled", kernel.jit)
+    just_in_time, interpreted = search(True), search(False)
+    for other in (just_in_time, interpreted):
+        assert (other.work, other.budget_exhausted) == (ahead.work, ahead.budget_exhausted)
+        assert np.array_equal(other.path, ahead.path)
+    assert ahead.work > 1
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.kernel import kernel
+from knight.engine.search_steps import degrees, insert_by_key, lower_degrees, raise_degrees
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
@@ -112,17 +113,10 @@ def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, lo
     board_size = neighbours.shape[0]
     size = board_size - removed.shape[0]  # squares a full tour covers
     visited = np.zeros(board_size, dtype=np.bool_)
-    degree = np.zeros(board_size, dtype=np.int64)
-    for s in range(board_size):
-        for k in range(8):
-            if neighbours[s, k] >= 0:
-                degree[s] += 1
+    degree = degrees(neighbours)
     for i in range(removed.shape[0]):
         visited[removed[i]] = True
-        for k in range(8):
-            t = neighbours[removed[i], k]
-            if t >= 0:
-                degree[t] -= 1
+        lower_degrees(neighbours, degree, removed[i])
     moves = np.empty((size + 1, 8), dtype=np.int64)  # moves[d]: squares to try at depth d, in order
     move_count = np.zeros(size + 1, dtype=np.int64)
     next_move = np.zeros(size + 1, dtype=np.int64)
@@ -137,10 +131,7 @@ def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, lo
         nodes += 1
         visited[square] = True
         path[depth] = square
-        for k in range(8):
-            t = neighbours[square, k]
-            if t >= 0:
-                degree[t] -= 1
+        lower_degrees(neighbours, degree, square)
         depth += 1
         # The longest partial path; for a closed search not a full open one, which would read as success.
         if depth > longest_length and (depth < size or not closed or depth == 1):
@@ -160,15 +151,7 @@ def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, lo
             for k in range(8):
                 t = neighbours[square, k]
                 if t >= 0 and not visited[t]:
-                    key = degree[t] * 8 + k if by_degree else k
-                    i = count  # insertion sort by key: at most 8 entries
-                    while i > 0 and keys[i - 1] > key:
-                        keys[i] = keys[i - 1]
-                        moves[depth, i] = moves[depth, i - 1]
-                        i -= 1
-                    keys[i] = key
-                    moves[depth, i] = t
-                    count += 1
+                    count = insert_by_key(keys, moves[depth], count, degree[t] * 8 + k if by_degree else k, t)
         move_count[depth] = count
         next_move[depth] = 0
 
@@ -177,10 +160,7 @@ def _depth_first(neighbours, start, closed, by_degree, budget, removed, path, lo
             depth -= 1
             undone = path[depth]
             visited[undone] = False
-            for k in range(8):
-                t = neighbours[undone, k]
-                if t >= 0:
-                    degree[t] += 1
+            raise_degrees(neighbours, degree, undone)
         if depth == 0:
             return False, nodes, longest_length, False
         if nodes >= budget:

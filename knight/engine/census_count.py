@@ -19,6 +19,7 @@ from knight.engine.board import Board
 from knight.engine.census_plan import CensusUnit, removed_indices
 from knight.engine.census_symmetry import kept_cycles
 from knight.engine.kernel import kernel
+from knight.engine.search_steps import degree_one_rule
 from knight.errors import InvalidInput
 
 __all__ = ["SYMMETRY_LIMIT", "UnitCount", "count_unit", "closed_tours", "KeptCycles", "UnitCounter"]
@@ -224,11 +225,11 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
        and the next move takes it.
 
     Rules 2–4 are Warnsdorff's degrees read as a proof that a branch is dead; none of them
-    removes a tour, so the counts are exact (the tests compare them with ``prune=False``).
+    removes a tour, so the counts are exact (the tests compare them with ``prune=False``). Rules 3
+    and 4 are the step the exhaustive pruned search takes too (:func:`degree_one_rule`).
     """
     size = neighbours.shape[0]
     zero = np.uint64(0)
-    one = np.uint64(1)
     start = prefix[0]
     # Each square's moves packed to the front, in move order (no -1 holes to test in the hot loops).
     packed = np.empty((size, 8), dtype=np.int64)
@@ -309,19 +310,8 @@ def _count_tours(neighbours, masks, bits, colours, available, prefix, closed, pr
             candidates = masks[square] & unvisited
             if prune:
                 x = ones & unvisited
-                if closed:  # rule 4
-                    if x != zero:
-                        if (x & (x - one)) != zero or (x & masks[square]) == zero:
-                            candidates = zero
-                        else:
-                            candidates = x
-                elif x != zero:  # rule 3
-                    x2 = x & (x - one)
-                    away = x & ~masks[square]
-                    if x2 != zero and (x2 & (x2 - one)) != zero or away != zero and (away & (away - one)) != zero:
-                        candidates = zero
-                    elif x2 != zero:
-                        candidates &= x
+                if x != zero:  # rules 3 and 4
+                    candidates &= degree_one_rule(x, x & ~masks[square], closed)
             if depth + 1 < prefix.shape[0]:
                 candidates &= bits[prefix[depth + 1]]
         allowed[depth] = candidates

@@ -3,7 +3,8 @@ tour it has proved that no tour starts there.
 
 Moves go in Warnsdorff's order, and a branch is cut only when no tour can complete it (the pruning of
 the census kernel, :mod:`knight.engine.census_count`: no unvisited square left without a way in; at
-most two squares of degree one, which must be the next and the last square).
+most two squares of degree one, which must be the next and the last square: the same step,
+:func:`~knight.engine.search_steps.degree_one_rule`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.kernel import kernel
+from knight.engine.kernel import kernel, kernel_step
+from knight.engine.search_steps import EVERY, degree_one_rule, degrees, few, insert_by_key
 from knight.engine.tour import Tour
 from knight.errors import InvalidInput
 
@@ -69,20 +71,14 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
     """Depth-first search for an open tour with exact pruning; return ``(found, nodes, longest, exhausted)``."""
     size = neighbours.shape[0]
     visited = np.zeros(size, dtype=np.bool_)
-    degree = np.zeros(size, dtype=np.int64)
-    for s in range(size):
-        for k in range(8):
-            if neighbours[s, k] >= 0:
-                degree[s] += 1
+    degree = degrees(neighbours)
     ones = np.empty(size, dtype=np.int64)  # unvisited squares of degree 1, in slots
     slot = np.full(size, -1, dtype=np.int64)
     count_ones = 0
     zeros = 0  # unvisited squares of degree 0
     for s in range(size):
         if degree[s] == 1:
-            ones[count_ones] = s
-            slot[s] = count_ones
-            count_ones += 1
+            count_ones = _add_one(ones, slot, count_ones, s)
         elif degree[s] == 0:
             zeros += 1
     moves = np.empty((size + 1, 8), dtype=np.int64)
@@ -99,11 +95,7 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
         visited[square] = True
         path[depth] = square
         if slot[square] >= 0:
-            last = ones[count_ones - 1]
-            ones[slot[square]] = last
-            slot[last] = slot[square]
-            slot[square] = -1
-            count_ones -= 1
+            count_ones = _drop_one(ones, slot, count_ones, square)
         elif degree[square] == 0:
             zeros -= 1
         for k in range(8):
@@ -112,15 +104,9 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
                 degree[t] -= 1
                 if not visited[t]:
                     if degree[t] == 1:
-                        ones[count_ones] = t
-                        slot[t] = count_ones
-                        count_ones += 1
+                        count_ones = _add_one(ones, slot, count_ones, t)
                     elif degree[t] == 0:
-                        last = ones[count_ones - 1]
-                        ones[slot[t]] = last
-                        slot[last] = slot[t]
-                        slot[t] = -1
-                        count_ones -= 1
+                        count_ones = _drop_one(ones, slot, count_ones, t)
                         zeros += 1
         depth += 1
         if depth > longest_length:
@@ -130,39 +116,24 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
             return True, nodes, longest_length, False
         remaining = size - depth
         count = 0
-        dead = (zeros > 0 and remaining > 1) or count_ones > 2
-        forced = -1
+        dead = zeros > 0 and remaining > 1  # a square with no way in can only be the last
+        allowed = EVERY
         if not dead and count_ones > 0:
             away = 0
-            for i in range(count_ones):
-                u = ones[i]
+            for i in range(count_ones if count_ones <= 2 else 0):  # more than two: dead whatever the rest
                 near = False
                 for k in range(8):
-                    if neighbours[square, k] == u:
+                    if neighbours[square, k] == ones[i]:
                         near = True
                 if not near:
                     away += 1
-                elif count_ones == 2:
-                    forced = u if forced < 0 else forced
-            if away > 1 or (count_ones == 2 and forced < 0):
-                dead = True
-            if count_ones == 2 and away == 0:
-                forced = -2  # both next to the end: the next move takes either
+            allowed = degree_one_rule(few(count_ones), few(away), False)  # none, EVERY, or the squares of degree 1
+            dead = allowed == np.uint64(0)
         if not dead:
             for k in range(8):
                 t = neighbours[square, k]
-                if t >= 0 and not visited[t]:
-                    if count_ones == 2 and (t != forced if forced != -2 else slot[t] < 0):
-                        continue  # two squares of degree 1: the next move takes one of them
-                    key = degree[t] * 8 + k
-                    i = count
-                    while i > 0 and keys[i - 1] > key:
-                        keys[i] = keys[i - 1]
-                        moves[depth, i] = moves[depth, i - 1]
-                        i -= 1
-                    keys[i] = key
-                    moves[depth, i] = t
-                    count += 1
+                if t >= 0 and not visited[t] and (allowed == EVERY or slot[t] >= 0):
+                    count = insert_by_key(keys, moves[depth], count, degree[t] * 8 + k, t)
         move_count[depth] = count
         next_move[depth] = 0
         # Take the next untried move, unplacing squares whose moves are all tried.
@@ -176,20 +147,12 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
                     if not visited[t]:
                         if degree[t] == 1:
                             zeros -= 1
-                            ones[count_ones] = t
-                            slot[t] = count_ones
-                            count_ones += 1
+                            count_ones = _add_one(ones, slot, count_ones, t)
                         elif degree[t] == 2:
-                            last = ones[count_ones - 1]
-                            ones[slot[t]] = last
-                            slot[last] = slot[t]
-                            slot[t] = -1
-                            count_ones -= 1
+                            count_ones = _drop_one(ones, slot, count_ones, t)
             visited[undone] = False
             if degree[undone] == 1:
-                ones[count_ones] = undone
-                slot[undone] = count_ones
-                count_ones += 1
+                count_ones = _add_one(ones, slot, count_ones, undone)
             elif degree[undone] == 0:
                 zeros += 1
         if depth == 0:
@@ -198,3 +161,22 @@ def _pruned(neighbours, start, budget, path, longest):  # type: ignore[no-untype
             return False, nodes, longest_length, True
         square = moves[depth, next_move[depth]]
         next_move[depth] += 1
+
+
+@kernel_step
+def _add_one(ones: np.ndarray, slot: np.ndarray, count: int, square: int) -> int:
+    """``square`` joins the ``count`` squares of degree one listed in ``ones`` (``slot[s]``: where ``s`` is in it,
+    -1 when not); return the new count."""
+    ones[count] = square
+    slot[square] = count
+    return count + 1
+
+
+@kernel_step
+def _drop_one(ones: np.ndarray, slot: np.ndarray, count: int, square: int) -> int:
+    """``square`` leaves the list of squares of degree one (the last one takes its slot); return the new count."""
+    last = ones[count - 1]
+    ones[slot[square]] = last
+    slot[last] = slot[square]
+    slot[square] = -1
+    return count - 1

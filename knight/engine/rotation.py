@@ -13,6 +13,7 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.kernel import kernel
+from knight.engine.search_steps import degrees, lower_degrees
 from knight.engine.tour import Tour
 
 __all__ = ["ROTATIONS_PER_SQUARE", "rotation_tour"]
@@ -85,11 +86,7 @@ def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-un
     """
     size = neighbours.shape[0]
     where = np.full(size, -1, dtype=np.int64)
-    degree = np.zeros(size, dtype=np.int64)
-    for s in range(size):
-        for k in range(8):
-            if neighbours[s, k] >= 0:
-                degree[s] += 1
+    degree = degrees(neighbours)
     state = (seed * 2654435761 + 1) & 0xFFFFFFFF
     if state == 0:
         state = 0x9E3779B9
@@ -104,10 +101,7 @@ def _rotate(neighbours, start, closed, seed, limit, path):  # type: ignore[no-un
             path[length] = square
             length += 1
             work += 1
-            for k in range(8):
-                t = neighbours[square, k]
-                if t >= 0:
-                    degree[t] -= 1
+            lower_degrees(neighbours, degree, square)
         end = path[length - 1]
         square = -1
         if length == size:
