@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
@@ -15,7 +15,16 @@ if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` lo
     from knight.engine.starts import StartRecord
     from knight.runner.progress import Reporter
 
-__all__ = ["MAX_MAP_SQUARES", "MAX_SEARCHED_SQUARES", "PROGRESS_AFTER", "SYMBOLS", "starts", "as_dict", "describe"]
+__all__ = [
+    "MAX_MAP_SQUARES",
+    "MAX_SEARCHED_SQUARES",
+    "PROGRESS_AFTER",
+    "SYMBOLS",
+    "starts",
+    "StartsMap",
+    "as_dict",
+    "describe",
+]
 
 #: Boards larger than this many squares are refused: the map decides every square, one by one.
 MAX_MAP_SQUARES = 10_000
@@ -88,7 +97,17 @@ def starts(
     return 0
 
 
-def as_dict(board: Board, records: list[StartRecord], budget: int) -> dict[str, Any]:
+class StartsMap(TypedDict):
+    """``knight starts --json``'s document (after its version): the board, the budget, the counts, each square."""
+
+    board: list[int]
+    budget: int
+    starts_with_tour: int
+    counts: dict[str, int]
+    squares: list[dict[str, object]]
+
+
+def as_dict(board: Board, records: list[StartRecord], budget: int) -> StartsMap:
     """The map as JSON-ready data: the board, the counts and one record per square, row by row."""
     from knight.engine.starts import FOUND
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
 from knight.engine.tour import Tour
 from knight.grading.formats import MAX_BOARD_SQUARES, Submission, square_name
 
-__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "check", "assigned_start"]
+__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "CheckReport", "check", "assigned_start"]
 
 #: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
 SEEDS = range(100)
@@ -25,6 +26,45 @@ BACKTRACK_BUDGET = 20_000
 REPRODUCE_UP_TO = 2_500
 
 FULL, PARTIAL, NOT_A_TOUR = "full", "partial", "not a tour"
+
+
+class Repeated(TypedDict):
+    """A square listed more than once, with the numbers it carries."""
+
+    square: list[int]
+    numbers: list[int]
+
+
+class OffBoard(TypedDict):
+    """A number written on a square off the board."""
+
+    number: int
+    square: list[int]
+
+
+class CheckReport(TypedDict):
+    """:meth:`Check.to_dict`: a check as JSON (``knight check --json``, the gradebook), squares as [row, col]."""
+
+    format: str
+    board: list[int]
+    notes: list[str]
+    verdict: str
+    summary: str
+    length: int
+    closed: bool
+    first_error_step: int | None
+    errors: list[str]
+    repeated: list[Repeated]
+    off_board: list[OffBoard]
+    unvisited: list[list[int]]
+    rule_followed: bool | None
+    rule_broken_at: int | None
+    rule_allowed: list[list[int]]
+    reproduced_by: str | None
+    reproduce_note: str
+    assigned: bool | None
+    assigned_note: str
+    advice: str
 
 
 @dataclass
@@ -102,7 +142,7 @@ class Check:
             f"the rule allowed {', '.join(map(self.name, self.rule_allowed))}"
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> CheckReport:
         """JSON-ready data (squares as [row, col])."""
         return {
             "format": self.submission.format,
