@@ -9,6 +9,7 @@ import importlib.resources
 import multiprocessing
 import os
 import re
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -100,7 +101,7 @@ def write_pdf(html: str, path: Path) -> bool:
     """
     source = hashlib.sha256(html.encode("utf-8")).hexdigest()
     stamp = path.with_name(f".{path.name}.source")
-    if path.exists() and stamp.exists() and stamp.read_text(encoding="utf-8").strip() == source:
+    if path.exists() and _stamp(stamp) == source:
         return False
     import weasyprint  # lazily: it takes a moment to import
 
@@ -109,6 +110,21 @@ def write_pdf(html: str, path: Path) -> bool:
         document.write_pdf(temporary)
     write_text(source, stamp)
     return True
+
+
+def _stamp(path: Path) -> str:
+    """The digest kept in the stamp ``path``, read as the PDF's folder may be shared: a link, a FIFO or a device
+    planted there is not followed, waited on or read without end (empty: no stamp)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return ""
+        return os.read(descriptor, 128).decode("ascii", "replace").strip()  # a digest is 64 characters
+    finally:
+        os.close(descriptor)
 
 
 def _svg_as_images(html: str) -> str:
