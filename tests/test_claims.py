@@ -143,7 +143,9 @@ def test_the_pool_runs_only_the_chunks_it_is_granted_each_claimed_just_before_it
     assert all(result.ok for result in results)
 
     started = []
-    monkeypatch.setattr(ProcessPool, "_start_worker", lambda pool: started.append(pool) or pytest.fail("started"))
+    monkeypatch.setattr(
+        ProcessPool, "_start_workers", lambda pool, slots: started.append(pool) or pytest.fail("started")
+    )
     ProcessPool(2).run(work, results.extend, lambda chunk: [])  # another run holds everything
     assert started == []
 

@@ -1,17 +1,27 @@
-"""A process pool that knows which task a dead worker was running.
+"""Tasks on pebble's process pool, a dead worker costing only the task it was running.
 
-The standard pools cannot say that: ``concurrent.futures`` fails every pending future when one
-worker dies, and ``multiprocessing.Pool`` waits forever. Here each worker has its own pipe and
-a shared counter: it runs the chunks of tasks it is sent in order, writes into the counter the
-position of the task it starts (a store to shared memory, no system call), and sends a chunk's
-results in one message when the chunk is done. So when a worker dies (killed, out of memory) the
-parent knows the one task it was running. That task is retried, up to ``max_attempts`` runs in
-all, and then recorded as failed with the reason; the rest of its chunks go back to the queue,
-and a fresh worker takes the dead one's place.
+The workers are pebble's (``pebble.ProcessPool``): it starts them, hands them chunks of tasks,
+starts another in place of one that dies, and fails that one's chunk with ``ProcessExpired`` (its
+pid and exit status) while the other workers go on. What no pool knows is which task *of a chunk*
+the worker was on: so each chunk in flight has a slot in shared memory (:class:`_Slots`) where its
+worker writes its pid and the position of the task it starts (a store, no system call). That task
+is retried, up to ``max_attempts`` runs in all, then recorded as failed with the reason; the rest of
+the chunk goes back to the queue. Here too: the kernel's death signal for workers whose runner was
+killed (:func:`_die_with_parent`), the claims, and the chunks, which shrink towards the end of a
+sweep (:func:`split`) so that the workers finish together.
 
-Each worker has up to :data:`IN_FLIGHT` chunks at once (the one it runs and the next, waiting
-in its pipe), so that it never idles while the parent stores another worker's results; and
-chunks shrink towards the end of a sweep (:func:`split`), so that the workers finish together.
+Why pebble: of the pools that survive a killed worker, it alone says whose task died.
+``concurrent.futures`` and loky fail every pending task of the pool when one worker dies (loky then
+starts a new pool, by spawn: every worker loads the kernels again), and ``multiprocessing.Pool``
+waits forever. Measured (``benchmarks/pool_choice.py``, the sweep benchmark's 10,240 tasks, best of 5,
+interleaved, on this shared 2-core machine): see that file's docstring for the figures.
+
+Two races of pebble are covered here (both when a worker dies moments after it sent a chunk's results
+and took the next): pebble may blame the chunk it had finished (its slot says so: the chunk is run
+again, no task blamed), and then wait for ever on the chunk it had taken (its slot names the dead
+pid: :meth:`ProcessPool._orphans`). A worker killed at the very moment it takes a chunk off pebble's
+channel leaves the channel locked (pebble issue #163): pebble's workers give up on it after 60 s and
+the pool breaks; then a new pool takes over the chunks in flight (:class:`BrokenProcessPool`).
 """
 
 from __future__ import annotations
@@ -24,33 +34,40 @@ import os
 import signal
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
 from typing import Any
 
-from knight.runner.logs import unblock_after_a_kill
+import pebble
+
+from knight.errors import KnightError
 from knight.runner.work import init_worker, run_task
 from knight.tasks import Task, TaskResult
 
-__all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool"]
+__all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool", "WorkersLost"]
 
 log = logging.getLogger("knight.runner.pool")
 
 #: Runs of a task, those lost with a dead worker included, before it is recorded as failed.
 MAX_ATTEMPTS = 3
-#: Chunks sent to a worker and not yet answered, at most: the one it runs and the next. (A chunk
-#: of tasks pickles to a few tens of kB, so the one waiting fits in the pipe's buffer and sending
-#: it never blocks the parent.)
+#: Chunks in flight per worker, at most: the one it runs and the next, waiting in pebble's channel so
+#: that no worker idles while the runner stores another's results. (Each is claimed just before it is
+#: sent: fewer in flight, more claims left to another run of the same job.)
 IN_FLIGHT = 2
 #: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
 #: Tasks per chunk, at most, and at least (but for the last).
 MAX_CHUNK, MIN_CHUNK = 256, 8
+#: Seconds between looks for a chunk pebble holds for a worker it has already reported dead.
+_ORPHAN_CHECK_SECONDS = 0.5
+#: Pools broken one after the other, with no chunk finished between them, before the run gives up.
+_MAX_BROKEN_POOLS = 3
 
 
 def start_method() -> str:
     """The start method for workers: fork where the platform has it (workers inherit the compiled
-    kernels and the logging queue), else spawn. Chosen explicitly, never the platform default."""
+    kernels), else spawn. Chosen explicitly, never the platform default."""
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
@@ -75,7 +92,7 @@ def split(tasks: list[Task], workers: int) -> list[list[Task]]:
 
 def _die_with_parent(parent: int) -> None:
     """Ask the kernel to kill this worker when the runner dies, even in the middle of a long task
-    (Linux's PR_SET_PDEATHSIG; elsewhere the idle worker's check of its parent below must do)."""
+    (Linux's PR_SET_PDEATHSIG; elsewhere pebble's idle worker sees its channel close)."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -85,34 +102,58 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(connection: Connection, running: Any, setup: Callable[[], None] | None, parent: int) -> None:
-    """A worker: run the chunks it is sent until told to stop, noting in ``running`` the position
-    of the task it is on, and sending each chunk's results when the chunk is done."""
+class _Slots:
+    """Shared memory, a slot per chunk in flight: the pid of the worker running it and the position of the
+    task it is on (-1 before the first, the chunk's length once all are done)."""
+
+    def __init__(self, context: Any, count: int) -> None:
+        self.array = context.RawArray("q", 2 * count)
+        self.free = list(range(count))
+
+    def take(self) -> int:
+        slot = self.free.pop()
+        self.array[2 * slot], self.array[2 * slot + 1] = 0, -1
+        return slot
+
+    def read(self, slot: int) -> tuple[int, int]:
+        return self.array[2 * slot], self.array[2 * slot + 1]
+
+
+_slots: Any = None  # in a worker: the slots' shared array
+
+
+def _worker_setup(slots: Any, setup: Callable[[], None] | None, parent: int) -> None:
+    """Pebble's initializer, run in each worker as it starts."""
+    global _slots
     _die_with_parent(parent)
-    init_worker()
     if setup is not None:
         setup()
-    while True:
-        while not connection.poll(0.5):
-            if os.getppid() != parent:  # the runner was killed outright: do not linger
-                return
-        chunk = connection.recv()
-        if chunk is None:
-            return
-        results = []
-        for position, task in enumerate(chunk):
-            running.value = position
-            results.append(run_task(task))
-        running.value = -1
-        connection.send(results)
+    init_worker()
+    _slots = slots
+
+
+def _run_chunk(slot: int, chunk: list[Task]) -> list[TaskResult]:
+    """Run a chunk of tasks in order in a worker, noting in its slot the task it is on."""
+    _slots[2 * slot] = os.getpid()
+    results = []
+    for position, task in enumerate(chunk):
+        _slots[2 * slot + 1] = position
+        results.append(run_task(task))
+    _slots[2 * slot + 1] = len(chunk)
+    return results
+
+
+class WorkersLost(KnightError):
+    """The worker processes kept dying before they finished anything (see the log, with ``-v``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}; what finished is stored: see why with -v, then run again")
 
 
 @dataclass
-class _Worker:
-    process: Any
-    connection: Connection
-    running: Any  # shared int: position in ``sent[0]`` of the task being run
-    sent: deque[list[Task]] = field(default_factory=deque)  # chunks sent and not yet answered, in order
+class _Sent:
+    chunk: list[Task]
+    slot: int
 
 
 class ProcessPool:
@@ -122,23 +163,17 @@ class ProcessPool:
         self, workers: int, worker_setup: Callable[[], None] | None = None, max_attempts: int = MAX_ATTEMPTS
     ) -> None:
         self.workers = workers
-        self.context: Any = multiprocessing.get_context(start_method())  # BaseContext's stubs lack Process
+        self.context: Any = multiprocessing.get_context(start_method())
         self.worker_setup = worker_setup
         self.max_attempts = max_attempts
 
-    def _start_worker(self) -> _Worker:
-        parent_end, child_end = self.context.Pipe()
-        running = self.context.RawValue("l", -1)
-        process = self.context.Process(
-            target=_worker_main,
-            args=(child_end, running, self.worker_setup, os.getpid()),
-            daemon=True,
-            name=f"knight-worker-{os.getpid()}",
+    def _start_workers(self, slots: _Slots) -> pebble.ProcessPool:
+        return pebble.ProcessPool(
+            max_workers=self.workers,
+            initializer=_worker_setup,
+            initargs=(slots.array, self.worker_setup, os.getpid()),
+            context=self.context,
         )
-        process.start()
-        child_end.close()
-        log.debug("started worker %d", process.pid)
-        return _Worker(process, parent_end, running)
 
     def run(
         self,
@@ -151,16 +186,17 @@ class ProcessPool:
 
         With ``claim``, each chunk is passed through it just before it is sent to a worker, and
         only the tasks it returns are run (those another run has claimed are left to that run);
-        a worker is started only when there is a chunk for it.
+        the workers are started only when there is a chunk for them.
         """
         queue: deque[list[Task]] = deque(split(tasks, self.workers))
-        crashes: Counter[str] = Counter()
-        workers: list[_Worker] = []
-        claimed: deque[list[Task]] = deque()  # claimed for a worker about to start
+        slots = _Slots(self.context, self.workers * IN_FLIGHT)
+        sent: dict[Future[list[TaskResult]], _Sent] = {}
+        self.crashes: Counter[str] = Counter()  # runs of each task lost with a dead worker
+        self.dead: dict[int, int] = {}  # the exit status of each worker pebble reported dead, by pid
+        pool: pebble.ProcessPool | None = None
+        broken = 0  # pools broken since a chunk last finished
 
         def next_chunk() -> list[Task]:
-            if claimed:
-                return claimed.popleft()
             while queue:
                 chunk = queue.popleft()
                 chunk = claim(chunk) if claim is not None else chunk
@@ -168,143 +204,121 @@ class ProcessPool:
                     return chunk
             return []
 
-        def feed(worker: _Worker, limit: int = IN_FLIGHT) -> None:
-            while len(worker.sent) < limit and (chunk := next_chunk()):
-                worker.sent.append(chunk)
-                try:
-                    worker.connection.send(chunk)
-                except OSError:  # the worker has died: the chunk goes back to the queue when it is replaced
-                    return
-
-        def deliver(worker: _Worker, results: list[TaskResult], refill: bool = True) -> None:
-            """Hand on the results of the worker's oldest chunk (first giving it its next chunk, so that it
-            always has one, unless it has died)."""
-            chunk = worker.sent.popleft()
-            if refill:
-                feed(worker)
-            if crashes:  # count the runs lost with dead workers in the tasks' attempts
-                results = [
-                    replace(r, attempts=crashes[t.key] + 1) if t.key in crashes else r for r, t in zip(results, chunk)
-                ]
-            on_results(results)
-
         try:
             while True:
-                # First a worker for each chunk there is to run, one chunk each (two big tasks on two workers,
-                # not one after the other on one); then every worker its next chunk too.
-                while len(workers) < self.workers and queue:
-                    chunk = next_chunk()
-                    if not chunk:
+                if pool is not None and not pool.active:  # broken: a new pool takes its chunks
+                    broken += 1
+                    if broken > _MAX_BROKEN_POOLS:
+                        raise WorkersLost(f"the worker pool broke {broken} times in a row, running nothing")
+                    log.warning("the worker pool broke; starting another")
+                    for future, item in sent.items():
+                        future.cancel()
+                        queue.appendleft(item.chunk)
+                        slots.free.append(item.slot)
+                    sent.clear()
+                    _end(pool, stop=True)
+                    pool = None
+                while len(sent) < self.workers * IN_FLIGHT and (chunk := next_chunk()):
+                    pool = pool or self._start_workers(slots)
+                    slot = slots.take()
+                    try:
+                        sent[pool.schedule(_run_chunk, (slot, chunk))] = _Sent(chunk, slot)
+                    except RuntimeError:  # the pool has just broken
+                        queue.appendleft(chunk)
+                        slots.free.append(slot)
                         break
-                    claimed.append(chunk)
-                    workers.append(self._start_worker())
-                    feed(workers[-1], limit=1)
-                for worker in workers:
-                    feed(worker)
-                busy = [w for w in workers if w.sent]
-                if not busy:
+                if not sent:
+                    if queue:
+                        continue
                     break
-                ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
-                for worker in busy:
-                    results = _received(worker) if worker.connection in ready else None
-                    if results is not None:
-                        deliver(worker, results)
-                    elif worker.process.sentinel in ready or not worker.process.is_alive():
-                        # A chunk's results that it sent before it died are taken first (they may have come
-                        # since the wait): its position counter is the chunk's after them, which it was running.
-                        while (results := _received(worker)) is not None:
-                            deliver(worker, results, refill=False)
-                        workers[workers.index(worker)] = self._replace(worker, queue, crashes, on_results)
-        finally:
-            for worker in workers:
-                _stop(worker)
+                done, _ = wait(list(sent), timeout=_ORPHAN_CHECK_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done or self._orphans(sent, slots):
+                    item = sent.pop(future)
+                    if future.cancelled():  # an orphan (see _orphans)
+                        self._lost(item, slots, queue, on_results, _how(self.dead.get(slots.read(item.slot)[0])))
+                    elif (error := future.exception()) is None:
+                        broken = 0
+                        on_results(self._counted(item.chunk, future.result()))
+                    elif isinstance(error, pebble.ProcessExpired):
+                        self.dead[error.pid] = error.exitcode
+                        self._lost(item, slots, queue, on_results, _how(error.exitcode))
+                    elif isinstance(error, BrokenProcessPool):
+                        queue.appendleft(item.chunk)  # the pool broke under it: run again, no task blamed
+                    else:  # run_task itself raised (it turns the engine's errors into results)
+                        self._lost(item, slots, queue, on_results, f"raised {type(error).__name__}: {error}")
+                    slots.free.append(item.slot)
+        except BaseException:
+            if pool is not None:
+                _end(pool, stop=True)
+            raise
+        if pool is not None:
+            _end(pool, stop=False)
 
-    def _replace(
+    def _orphans(self, sent: dict[Future[list[TaskResult]], _Sent], slots: _Slots) -> list[Future[list[TaskResult]]]:
+        """Chunks whose worker pebble has reported dead but which pebble still holds as running (it read the dead
+        worker's note that it had taken them after it reported the death): cancelled, to be handled as lost."""
+        orphans = [future for future, item in sent.items() if slots.read(item.slot)[0] in self.dead]
+        for future in orphans:
+            future.cancel()
+        return orphans
+
+    def _counted(self, chunk: list[Task], results: list[TaskResult]) -> list[TaskResult]:
+        """``results`` with the runs lost with dead workers counted in their tasks' attempts."""
+        if not self.crashes:
+            return results
+        return [
+            replace(r, attempts=self.crashes[t.key] + 1) if t.key in self.crashes else r for r, t in zip(results, chunk)
+        ]
+
+    def _lost(
         self,
-        worker: _Worker,
+        item: _Sent,
+        slots: _Slots,
         queue: deque[list[Task]],
-        crashes: Counter[str],
         on_results: Callable[[list[TaskResult]], None],
-    ) -> _Worker:
-        """A worker died: retry or fail the task it was running, requeue the rest, start another."""
-        worker.process.join(timeout=5)
-        code = worker.process.exitcode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
-        if code is not None and code < 0 and unblock_after_a_kill():
-            log.debug("worker %d died holding the log queue's lock: released", worker.process.pid)
-        chunk, position = (worker.sent[0] if worker.sent else []), worker.running.value
-        for unstarted in reversed(list(worker.sent)[1:]):  # back to the queue's front, in their order
-            queue.appendleft(unstarted)
-        if 0 <= position < len(chunk):
-            lost = chunk[position]
-            crashes[lost.key] += 1
-            if crashes[lost.key] >= self.max_attempts:
-                log.error(
-                    "task %s (%s): worker %d %s; failed after %d attempts",
-                    lost.key,
-                    lost.describe(),
-                    worker.process.pid,
-                    how,
-                    crashes[lost.key],
-                )
-                on_results(
-                    [
-                        TaskResult(
-                            lost.key,
-                            lost.n,
-                            lost.m,
-                            lost.method,
-                            ok=False,
-                            attempts=crashes[lost.key],
-                            error=f"worker {how} while running it, {crashes[lost.key]} times",
-                        )
-                    ]
-                )
-            else:
-                log.warning(
-                    "task %s (%s): worker %d %s; retrying (attempt %d of %d)",
-                    lost.key,
-                    lost.describe(),
-                    worker.process.pid,
-                    how,
-                    crashes[lost.key] + 1,
-                    self.max_attempts,
-                )
-                queue.appendleft([lost])
-            rest = chunk[:position] + chunk[position + 1 :]  # results of the tasks before it were lost too
-        else:
-            rest = chunk
+        how: str,
+    ) -> None:
+        """A chunk's worker died (or ``how`` says what else happened): retry or fail the task it was running,
+        requeue the rest."""
+        pid, position = slots.read(item.slot)
+        chunk = item.chunk
+        if not 0 <= position < len(chunk):  # not started, or all run and the results lost with the worker
+            queue.appendleft(chunk)
+            return
+        lost = chunk[position]
+        self.crashes[lost.key] += 1
+        attempts = self.crashes[lost.key]
+        rest = chunk[:position] + chunk[position + 1 :]  # results of the tasks before it were lost too
         if rest:
             queue.appendleft(rest)
-        worker.sent.clear()
-        _stop(worker)
-        return self._start_worker()
+        if attempts >= self.max_attempts:
+            log.error(
+                "task %s (%s): worker %d %s; failed after %d attempts", lost.key, lost.describe(), pid, how, attempts
+            )
+            error = f"worker {how} while running it, {attempts} times"
+            on_results([TaskResult(lost.key, lost.n, lost.m, lost.method, ok=False, attempts=attempts, error=error)])
+        else:
+            log.warning(
+                "task %s (%s): worker %d %s; retrying (attempt %d of %d)",
+                lost.key,
+                lost.describe(),
+                pid,
+                how,
+                attempts + 1,
+                self.max_attempts,
+            )
+            queue.appendleft([lost])
 
 
-def _received(worker: _Worker) -> list[TaskResult] | None:
-    """The results of a chunk that the worker has sent, if a whole message is there; None otherwise (nothing
-    sent, or the pipe closed: the worker died)."""
-    try:
-        if not worker.connection.poll():
-            return None
-        results: list[TaskResult] = worker.connection.recv()
-    except (EOFError, OSError):
-        return None
-    return results
+def _how(code: int | None) -> str:
+    """How a worker ended, from its exit status."""
+    return f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
 
 
-def _stop(worker: _Worker) -> None:
-    """Ask a worker to stop; end it if it does not."""
-    try:
-        if worker.process.is_alive() and not worker.sent:
-            worker.connection.send(None)
-            worker.process.join(timeout=2)
-    except (OSError, ValueError):
-        pass
-    if worker.process.is_alive():
-        worker.process.terminate()
-        worker.process.join(timeout=2)
-    if worker.process.is_alive():
-        worker.process.kill()
-        worker.process.join()
-    worker.connection.close()
+def _end(pool: pebble.ProcessPool, stop: bool) -> None:
+    """Close ``pool`` once its chunks are done, or stop it at once (its workers ended)."""
+    if stop:
+        pool.stop()
+    else:
+        pool.close()
+    pool.join()
