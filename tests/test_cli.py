@@ -75,7 +75,7 @@ def test_json_output(capsys):
         (["tour", "-3"], "-3"),
         (["tour", "5000", "5000"], "limit"),
         (["tour", "5", "--start", "5", "0"], "off the 5x5 board"),
-        (["tour", "5", "--start", "1"], "requires 2 arguments"),
+        (["tour", "5", "--start", "1"], "the row and column are one value: --start 1,COL"),
         (["tour", "5", "--method", "magic"], "unknown method"),
         (["tour", "5", "--tie", "coin"], "unknown tie-break"),
         (["tour", "5", "--method", "naive", "--tie", "first"], "does not apply"),

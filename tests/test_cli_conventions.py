@@ -286,9 +286,9 @@ def test_a_command_converts_its_values_without_pydantic():
     ("argv", "message"),
     [
         (["tour", "x"], "Invalid value for 'n': 'x' is not a valid integer."),
-        (["tour", "5", "--start", "1", "one"], "Invalid value for '--start': 'one' is not a valid integer."),
+        (["tour", "5", "--seed", "one"], "Invalid value for '--seed': 'one' is not a valid integer."),
         (["census", "5", "--workers", "2.5"], "Invalid value for '--workers': '2.5' is not a valid integer."),
-        (["tour", "5", "--start", "1"], "Option '--start' requires 2 arguments."),
+        (["tour", "5", "--start"], "Option '--start' requires an argument."),
     ],
 )
 def test_a_value_of_the_wrong_kind_is_one_line_naming_the_parameter(capsys, argv, message):

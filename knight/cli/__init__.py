@@ -19,9 +19,9 @@ from typing import Any, NoReturn
 import typer
 
 from knight.cli.options import PlainGroup
-from knight.errors import InvalidInput, KnightError
+from knight.errors import KnightError
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "parse_square", "fail", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "fail", "main"]
 
 #: What every usage error (an unknown option, a missing argument, a bad value) is. Typer vendors click since
 #: 0.26, privately, and makes public only ``typer.BadParameter``: its base class named here, through click's
@@ -56,15 +56,6 @@ def _knight(
     ),
 ) -> None:
     """A knight's-tour workbench: find tours, sweep them, count them, and write the report."""
-
-
-def parse_square(text: str) -> tuple[int, int]:
-    """A square given as ``ROW,COL`` (the value of --remove)."""
-    try:
-        row, col = (int(part) for part in text.split(","))
-    except ValueError:
-        raise InvalidInput(f"--remove takes a square as ROW,COL (e.g. 0,0), got {text!r}") from None
-    return row, col
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from knight.cli import app, parse_square
+from knight.cli import app
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import (
     EXIT_SOME_FAILED,
@@ -23,6 +23,7 @@ from knight.cli.run import (
     check_run_options,
     run_in_store,
 )
+from knight.cli.squares import parse_square, parse_squares, square_option
 from knight.store.location import store_path
 
 if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
@@ -39,17 +40,16 @@ __all__ = ["census"]
     epilog=examples(
         "knight census 5",
         "knight census 6 --closed --json",
-        "knight census 8 --remove 0,0 --remove 7,7",
+        "knight census 8 --remove a8 --remove h1",
     ),
 )
 def census(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
-    start: Annotated[tuple[int, int] | None, typer.Option(help="Count only the tours from ROW COL.")] = None,
+    start: Annotated[str | None, square_option("Count only the tours from this square")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="Count closed tours instead of open ones.")] = False,
     remove: Annotated[
-        list[str] | None,
-        typer.Option(help="Take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 7,7."),
+        list[str] | None, square_option("Take a square off the board (repeatable: --remove 0,0 --remove h1)")
     ] = None,
     workers: Annotated[
         int | None,
@@ -81,17 +81,18 @@ def census(
     from knight.store import Store
 
     board = Board(n, n if m is None else m)
-    removed = [parse_square(text) for text in remove or []]
+    removed = parse_squares(remove, "--remove", board.n)
+    square = None if start is None else parse_square(start, "--start", board.n)
     check_run_options(workers, executor, scheduler)
     spec = CensusSpec(
-        board.n, board.m, closed, tuple(sorted(set(removed))), None if start is None else ((start[0], start[1]),), depth
+        board.n, board.m, closed, tuple(sorted(set(removed))), None if square is None else (square,), depth
     )
     from knight.runner.jobs import census_job
 
     job = census_job(spec)  # lists the units, so checks the request
-    verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, start, removed)
+    verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, square, removed)
     if verdict.exists is False:
-        return _print(board, closed, removed, start, verdict, None, None, None, as_json)
+        return _print(board, closed, removed, square, verdict, None, None, None, as_json)
     path = store_path(store)
     summary = run_in_store(  # a small census (under 30 squares) is counted in this process, without a pool
         [job],
@@ -108,7 +109,7 @@ def census(
         failures = results.failures(job.name)
     if stored.census is None:
         if as_json:  # one document whatever the outcome: the same keys, the counts unknown (null)
-            document = _as_dict(board, closed, removed, start, verdict, None, None, None)
+            document = _as_dict(board, closed, removed, square, verdict, None, None, None)
             unknown = ("counts", "total", "undirected", "cycles", "cycles_up_to_symmetry", "nodes")
             document.update(
                 dict.fromkeys(unknown),
@@ -136,7 +137,7 @@ def census(
         "executor": executor,
         "seconds": round(summary.seconds, 4),
     }
-    return _print(board, closed, removed, start, verdict, stored, symmetric, run, as_json)
+    return _print(board, closed, removed, square, verdict, stored, symmetric, run, as_json)
 
 
 def _print(

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from knight.cli import EXIT_BAD_INPUT, app
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
+from knight.cli.squares import parse_square, square_option
+
+if TYPE_CHECKING:  # imported where used: `knight --help` loads no grading
+    from knight.engine import Board
+    from knight.grading.formats import Submission
 
 __all__ = ["EXIT_FULL_TOUR", "EXIT_NOT_FULL", "check", "describe"]
 
@@ -25,16 +31,17 @@ def _formats() -> tuple[str, ...]:
     cls=KnightCommand,
     epilog=examples(
         "knight check alice.txt",
-        "knight check alice.txt --board 8 --start 0 0",
+        "knight check alice.txt --board 8 --start 0,0",
         "knight check alice.txt --format pairs --json",
+        "python tour.py | knight check -",
     ),
 )
 def check(
-    file: Annotated[str, typer.Argument(help="The submission: a text file.")],
+    file: Annotated[str, typer.Argument(help="The submission: a text file, or - for standard input.")],
     board: Annotated[
         str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and chess squares).")
     ] = None,
-    start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
+    start: Annotated[str | None, square_option("The assigned start square")] = None,
     format: Annotated[  # noqa: A002 - the option's name
         str | None,
         choice_option(Choice("--format", "format", _formats), "Force the format (default: detected).", "--format"),
@@ -47,21 +54,23 @@ def check(
     The verdict, the first illegal step, repeated and unvisited squares, the lowest-degree rule, which
     of our methods reproduces it, and whether it is the assigned exercise. FILE must be a regular file (a
     FIFO or a device is refused at once, never waited on) of at most 2 MB; nothing it declares (a board's
-    size, a number's digits, JSON's nesting) is taken before it is checked against the bounds. Exit status:
+    size, a number's digits, JSON's nesting) is taken before it is checked against the bounds. FILE - reads
+    standard input, bounded the same: what is past 2 MB is not read. Exit status:
     0 a full tour; 1 readable but not a full tour; 2 unreadable, or a bad --board or --start (a negative
     start, or one off the assigned board): one line says why.
     """
     from knight.grading.check import FULL, assigned_start
     from knight.grading.check import check as check_submission
     from knight.grading.files import display_name
-    from knight.grading.formats import Unreadable, parse_board, read_file
+    from knight.grading.formats import Unreadable, parse_board
 
     assigned = parse_board(board) if board else None
-    square = assigned_start(start, assigned)
+    given = None if start is None else parse_square(start, "--start", None if assigned is None else assigned.n)
+    square = assigned_start(given, assigned)
     try:
-        submission = read_file(file, board=assigned, fmt=format)
+        submission = _read(file, assigned, format)
     except Unreadable as error:
-        typer.echo(f"knight: error: {display_name(file)}: {error}", err=True)
+        typer.echo(f"knight: error: {'standard input' if file == '-' else display_name(file)}: {error}", err=True)
         return EXIT_BAD_INPUT
     result = check_submission(submission, board=assigned, start=square)
     if as_json:
@@ -69,6 +78,19 @@ def check(
     else:
         typer.echo(describe(result))
     return EXIT_FULL_TOUR if result.verdict == FULL else EXIT_NOT_FULL
+
+
+def _read(file: str, board: Board | None, fmt: str | None) -> Submission:
+    """The submission in ``file``, or on standard input for ``-``: read to the same bound as a file and one byte
+    more, so a pipe that never ends is not read past it."""
+    from knight.grading.formats import MAX_BYTES, Unreadable, parse_bytes, read_file
+
+    if file != "-":
+        return read_file(file, board=board, fmt=fmt)
+    data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise Unreadable(f"more than {MAX_BYTES // 1_000_000} MB came; pipe in the tour alone (knight check -)")
+    return parse_bytes(data, board=board, fmt=fmt)
 
 
 def describe(result) -> str:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ import typer
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, info, print_json
+from knight.cli.squares import parse_square, square_option
 
 __all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
 
@@ -20,7 +21,7 @@ EXIT_SOME_UNREADABLE = 1
     cls=KnightCommand,
     epilog=examples(
         "knight grade submissions --out grades",
-        "knight grade examples/submissions --out /tmp/grades --board 8 --start 0 0",
+        "knight grade examples/submissions --out /tmp/grades --board 8 --start 0,0",
         "knight grade submissions --out grades --rubric rubric.toml --pdf --json",
     ),
 )
@@ -28,7 +29,7 @@ def grade(
     directory: Annotated[str, typer.Argument(help="The directory of submissions, one file per student.")],
     out: Annotated[str, typer.Option(help="Where to write gradebook.csv and the feedback pages.")],
     board: Annotated[str | None, typer.Option(help="The assigned board, N or NxM.")] = None,
-    start: Annotated[tuple[int, int] | None, typer.Option(help="The assigned start square ROW COL, 0-based.")] = None,
+    start: Annotated[str | None, square_option("The assigned start square")] = None,
     rubric: Annotated[str | None, typer.Option(help="A TOML rubric replacing the default scores.")] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Also write each feedback page as PDF.")] = False,
     as_json: JsonOption = False,
@@ -60,7 +61,8 @@ def grade(
     if target.resolve() == source.resolve():
         fail("--out must not be the submissions' directory; give another directory")
     assigned = parse_board(board) if board else None
-    square = assigned_start(start, assigned)
+    given = None if start is None else parse_square(start, "--start", None if assigned is None else assigned.n)
+    square = assigned_start(given, assigned)
     scores = load_rubric(rubric)
     try:
         listing = entries(source, exclude=target)

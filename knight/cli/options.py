@@ -18,6 +18,8 @@ from typing import Annotated, Any, get_args, get_origin
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from knight.cli.squares import join_old_start
+
 __all__ = [
     "Choice",
     "KnightCommand",
@@ -103,10 +105,21 @@ class KnightCommand(TyperCommand):
             plain_values(param)
         return params
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        # `--start ROW COL`, the first form of a square, still read (knight/cli/squares.py)
+        return list(super().parse_args(ctx, join_old_start(list(args))))
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        # Only for the help: reading the registries (the runner's executors, the report's editions) costs
-        # what a small command takes.
-        for param in self.get_params(ctx):
+        self.describe_params(ctx)
+        super().format_help(ctx, formatter)
+
+    def describe_params(self, ctx: Any) -> list[Any]:
+        """The parameters with their help and choices as registered now (what --help and the docs show).
+
+        Only for the help: reading the registries (the runner's executors, the report's editions) costs what a
+        small command takes."""
+        params = self.get_params(ctx)
+        for param in params:
             info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
             parser = getattr(info, "parser", None)
             if isinstance(parser, Choice):
@@ -114,7 +127,7 @@ class KnightCommand(TyperCommand):
             describe = getattr(info, "described_by", None)
             if describe is not None:
                 param.help = describe()
-        super().format_help(ctx, formatter)
+        return params
 
 
 class PlainGroup(TyperGroup):

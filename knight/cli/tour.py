@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from knight.cli import app, parse_square
+from knight.cli import app
 from knight.cli.options import (
     Choice,
     JsonOption,
@@ -17,6 +17,7 @@ from knight.cli.options import (
     examples,
     print_json_chunks,
 )
+from knight.cli.squares import parse_square, parse_squares, square_option
 
 if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` loads none of it
     from collections.abc import Mapping
@@ -74,15 +75,15 @@ def parameter_choice(name: str) -> Choice:
 @app.command(
     cls=KnightCommand,
     epilog=examples(
-        "knight tour 8 --start 0 0",
-        "knight tour 8 --start 3 4 --tie random --seed 7 --json",
+        "knight tour 8 --start 0,0",
+        "knight tour 8 --start d5 --tie random --seed 7 --json",
         "knight tour 6 --method backtrack --closed",
     ),
 )
 def tour(
     n: Annotated[int, typer.Argument(help="Rows of the board.")],
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
-    start: Annotated[tuple[int, int], typer.Option(help="Start square ROW COL, 0-based from the top-left.")] = (0, 0),
+    start: Annotated[str, square_option("The start square")] = "0,0",
     method: Annotated[
         str, choice_option(Choice("--method", "method", _methods), "The method that builds the tour.")
     ] = "warnsdorff",
@@ -93,8 +94,7 @@ def tour(
     order: Annotated[str | None, choice_option(parameter_choice("order"), lambda: option_help("order"))] = None,
     budget: Annotated[int | None, described_option(lambda: option_help("budget"))] = None,
     remove: Annotated[
-        list[str] | None,
-        typer.Option(help="backtrack: take square ROW,COL off the board (repeatable), e.g. --remove 0,0 --remove 6,6."),
+        list[str] | None, square_option("backtrack: take a square off the board (repeatable: --remove 0,0 --remove g1)")
     ] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -107,12 +107,11 @@ def tour(
     from knight.engine import Board, find_tour
 
     board = Board(n, n if m is None else m)
-    removed = [parse_square(text) for text in remove or []] or None
+    square = parse_square(start, "--start", board.n)
+    removed = parse_squares(remove, "--remove", board.n) or None
     given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
     params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-    found = _stuck_tour(board, (start[0], start[1]), method, params) or find_tour(
-        board, (start[0], start[1]), method, **params
-    )
+    found = _stuck_tour(board, square, method, params) or find_tour(board, square, method, **params)
     if as_json:
         print_json_chunks(found.json_chunks(), theory=str(theory(found)))  # from the path array, never a list a square
     else:
