@@ -123,3 +123,25 @@ def small_texts(pdf_path: Path, below: float) -> list[str]:
                 if span["text"].strip() and span["size"] < below - 0.05
             ]
     return found
+
+
+def heading_positions(
+    pdf_path: Path, labels: list[str], *, size: float = 11.0, margins: tuple[float, float, float, float] | None = None
+) -> dict[str, tuple[int, float]]:
+    """Where each heading that starts with one of ``labels`` (a question's number, as "A1") stands: label ->
+    (page number from 1, the top of its line as a share of the content box's height: 0 at its top, 1 at its foot).
+    A heading is a line whose first word is the label, in a bold font at ``size`` pt or more (the key's question
+    headings are 11.5 pt; its table of answers at a glance names the questions in 8 pt)."""
+    top, _, bottom, _ = margins or page_margins()
+    wanted, found = set(labels), {}
+    with pymupdf.open(pdf_path) as document:
+        for number, page in enumerate(document, start=1):
+            height = page.rect.height - top - bottom
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", ()):
+                    first = next((span for span in line["spans"] if span["text"].strip()), None)
+                    heading = first and first["size"] >= size and "Bold" in first["font"]
+                    label = first["text"].split()[0] if heading else ""
+                    if label in wanted:
+                        found.setdefault(label, (number, (line["bbox"][1] - top) / height))
+    return found

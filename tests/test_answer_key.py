@@ -11,17 +11,21 @@ import re
 from pathlib import Path
 
 import pytest
-from pdf_layout import page_fill, small_texts
+from pdf_layout import MM, heading_positions, page_fill, page_margins, small_texts
 from runner_helpers import REPO, knight
+from test_report_browser import badly_fitting_tables, uneven_board_figures
+from test_report_browser import browser as chromium  # noqa: F401 (the fixture, Chromium through Playwright)
 
 from knight.report.appendix import GLOSSARY
 from knight.report.charts import estimates_svg, success_by_size_svg
 from knight.report.questions import labels, questions
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
-MOST_PAGES = 16
+MOST_PAGES = 24  # the issue's cap, the reference programs included
 LEAST_FILL = 0.60
 SMALLEST_TEXT = 7.0
+#: A question's heading starts above the last quarter of its page's content box.
+LOWEST_HEADING = 0.75
 
 
 @pytest.fixture(scope="module")
@@ -92,13 +96,56 @@ def test_layout_of_the_key(default_key):
     assert not small_texts(pdf, SMALLEST_TEXT)
 
 
+def test_no_question_heading_in_the_bottom_quarter_of_a_page(default_key):
+    """A heading keeps its quote and the answer's first lines with it: never alone, or nearly, at a page's foot."""
+    pdf = default_key / "knights-tour.pdf"
+    found = heading_positions(pdf, list(labels().values()))
+    assert sorted(found) == sorted(labels().values())  # every question's heading found, on a page after the first
+    assert all(page > 1 for page, _ in found.values())
+    low = {label: (page, round(at, 2)) for label, (page, at) in found.items() if at > LOWEST_HEADING}
+    assert not low, f"headings in the bottom quarter of their page (label: page, height): {low}"
+
+
+def test_heading_positions_measure_what_they_say(tmp_path):
+    """A heading set 150 mm down a page's content box (259 mm high on A4 with the report's margins) is found there;
+    the same label in small type is not a heading."""
+    from weasyprint import HTML
+
+    top, right, bottom, left = page_margins()
+    page = f"""<style>@page {{ size: A4; margin: {top}pt {right}pt {bottom}pt {left}pt }}
+    body {{ margin: 0; font: 10pt "DejaVu Sans" }} h3 {{ margin: 0; font-size: 11.5pt }}</style>
+    <p style="margin: 0; height: 150mm"><b style="font-size: 8pt">Z9</b> small</p><h3>Z9 A question</h3>
+    <p style="break-before: page; margin: 0"><b style="font-size: 8pt">Y1</b> only small</p>"""
+    pdf = tmp_path / "headings.pdf"
+    HTML(string=page).write_pdf(pdf)
+    found = heading_positions(pdf, ["Z9", "Y1"])
+    assert list(found) == ["Z9"]
+    number, at = found["Z9"]
+    content = (297 * MM - top - bottom) / MM
+    assert number == 1 and at == pytest.approx(150 / content, abs=0.01)
+
+
+def test_the_key_on_a_phone_and_its_boards_as_printed(request, default_key):
+    """With every answer's data: at 390 px each table fits its column, no row taller than 600 px; as printed, the
+    boards of one figure (C1's, C2's heat maps, C3's closed tours, the homework's rows) share one square size."""
+    browser = request.getfixturevalue("chromium")
+    html = default_key / "knights-tour.html"
+    assert badly_fitting_tables(browser, html) == []
+    groups, uneven = uneven_board_figures(browser, html)
+    assert groups >= 8 and uneven == []
+
+
 def test_glossary_defines_the_technical_terms(default_key):
     page = (default_key / "knights-tour.html").read_text()
     for word in ("census", "node", "lookahead", "tie-break", "degree", "symmetry", "rotations"):
         assert any(word in term for term in GLOSSARY), word
     plain = html_text.unescape(page)
     assert all(term in plain for term in GLOSSARY)
-    words = re.findall(r"[\w-]+", re.sub(r"<[^>]+>", " ", plain))
+    # the key's own prose: a program's text, its output and a quoted error are the program's words ("# test every
+    # potential move" is English there), not the tool's
+    prose = re.sub(r"<(pre|code|script)\b.*?</\1>", " ", page, flags=re.S)
+    assert len(prose) < len(page) and "<pre" in page  # the listings were there, and are left out
+    words = re.findall(r"[\w-]+", re.sub(r"<[^>]+>", " ", html_text.unescape(prose)))
     for jargon in ("store", "sha256", "FULL", "test", "issue"):  # the tool's own words, not the subject's
         assert jargon not in words, jargon
 
