@@ -407,7 +407,7 @@ def test_a_killed_grade_leaves_nothing_taken_for_output(tmp_path):
     finally:
         grader.wait()
     assert not (out / "gradebook.csv").exists()  # never half of one: the rows were to be written whole
-    (out / ".gradebook.csv.999999999.x.partial").write_text("a killed run's")  # as left by a killed writer
+    (out / ".gradebook.csv.999999999.k3x_9q0a.partial").write_text("a killed run's")  # as left by a killed writer
     one = tmp_path / "one"
     one.mkdir()
     (one / "ann.txt").write_bytes(text)

@@ -60,7 +60,7 @@ def _knight(
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Stop with one line on stderr and ``status`` (by default the bad-input one)."""
-    typer.echo(f"knight: error: {message}", err=True)
+    typer.echo("knight: error: " + message.replace("\r", "\\r").replace("\n", "\\n"), err=True)  # one line
     raise SystemExit(status)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from knight.cli import EXIT_BAD_INPUT, app
+from knight.cli import EXIT_BAD_INPUT, app, fail
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
 from knight.cli.squares import parse_square, square_option
 
@@ -70,8 +70,7 @@ def check(
     try:
         submission = _read(file, assigned, format)
     except Unreadable as error:
-        typer.echo(f"knight: error: {'standard input' if file == '-' else display_name(file)}: {error}", err=True)
-        return EXIT_BAD_INPUT
+        fail(f"{'standard input' if file == '-' else display_name(file)}: {error}", EXIT_BAD_INPUT)
     result = check_submission(submission, board=assigned, start=square)
     if as_json:
         print_json(result.to_dict())

@@ -48,15 +48,15 @@ def grade(
     read-only), said in one line; 130 interrupted (the gradebook keeps the rows done).
     """
     from knight.grading.check import assigned_start
-    from knight.grading.files import entries
+    from knight.grading.files import display_name, entries
     from knight.grading.formats import parse_board
-    from knight.grading.gradebook import grade_directory, load_rubric
+    from knight.grading.gradebook import grade_directory, interrupted_note, load_rubric
 
     if not out.strip():
         fail("--out is empty; give the folder to write the gradebook and the feedback pages to")
     source = Path(directory)
     if not source.is_dir():
-        fail(f"{directory} is not a directory; give the directory of submissions")
+        fail(f"{display_name(directory)} is not a directory; give the directory of submissions")
     target = Path(out)
     if target.resolve() == source.resolve():
         fail("--out must not be the submissions' directory; give another directory")
@@ -67,7 +67,10 @@ def grade(
     try:
         listing = entries(source, exclude=target)
     except OSError as error:
-        fail(f"cannot read the directory {directory}: {(error.strerror or str(error)).lower()}; check its permissions")
+        fail(
+            f"cannot read the directory {display_name(directory)}: {(error.strerror or str(error)).lower()}; "
+            "check its permissions"
+        )
     for entry in listing:
         if entry.skipped:
             info(quiet, f"skipped {entry.name}: {entry.skipped}")
@@ -75,18 +78,24 @@ def grade(
     from rich.progress import Progress
 
     console = Console(stderr=True)  # progress on stderr, on a terminal only (a log file gets no bar)
+    done: list[object] = []
+
+    def graded(row: object) -> None:
+        done.append(row)
+        bar.advance(grading)
+
     with Progress(console=console, disable=quiet or not console.is_terminal) as bar:
         grading = bar.add_task("grading", total=len(listing))
-        batch = grade_directory(
-            source,
-            target,
-            board=assigned,
-            start=square,
-            rubric=scores,
-            pdf=pdf,
-            listing=listing,
-            on_done=lambda row: bar.advance(grading),
-        )
+        try:
+            batch = grade_directory(
+                source, target, board=assigned, start=square, rubric=scores, pdf=pdf, listing=listing, on_done=graded
+            )
+        except KeyboardInterrupt:  # the gradebook was written with the rows done; say it is not whole
+            typer.echo(
+                f"knight: {display_name(str(target / 'gradebook.csv'))}: {interrupted_note(len(done), len(listing))}",
+                err=True,
+            )
+            raise
     read = [row for row in batch.rows if not row.skipped]
     full = sum(row.result is not None and row.result.verdict == "full" for row in read)
     copied = sum(row.copied_count > 0 for row in read)
@@ -107,7 +116,8 @@ def grade(
         return status
     typer.echo(
         f"{len(read)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
-        f"{copied} flagged as copied, {len(batch.skipped)} other entries skipped; wrote {target / 'gradebook.csv'} "
+        f"{copied} flagged as copied, {len(batch.skipped)} other entries skipped; wrote "
+        f"{display_name(str(target / 'gradebook.csv'))} "
         f"and {len(read)} feedback pages"
     )
     return status

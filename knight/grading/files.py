@@ -10,6 +10,7 @@ what to do, or, for an entry of a folder, the reason it is skipped (its gradeboo
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from knight.errors import Unreadable
 
-__all__ = ["Entry", "read_regular", "entries", "display_name", "kind_of"]
+__all__ = ["Entry", "read_regular", "entries", "display_name", "kind_of", "text_by_bom"]
 
 _KINDS = (
     (stat.S_ISDIR, "a sub-directory"),
@@ -36,19 +37,23 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a special file")
 
 
-def read_regular(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+def read_regular(path: Path | str, limit: int, *, follow: bool = True, within: Path | str | None = None) -> bytes:
     """At most ``limit + 1`` bytes of the regular file ``path`` (more than ``limit``: the file is too large).
 
     A directory, a FIFO, a socket or a device is refused without reading (and without waiting for a
-    writer); with ``follow=False`` so is a link (the caller resolved it already)."""
+    writer); with ``follow=False`` so is a link (the caller resolved it already). With ``within`` (a folder's
+    real path, ``path`` inside it) no link is followed on the way from the folder to the file either: a
+    sub-directory swapped for a link after the folder was listed cannot lead the read out of it."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    if not follow:
+    if not follow or within is not None:
         flags |= os.O_NOFOLLOW
     try:
-        descriptor = os.open(path, flags)
+        descriptor = os.open(path, flags) if within is None else _open_within(Path(path), Path(within), flags)
     except OSError as error:
-        if error.errno == errno.ELOOP and not follow:
-            raise Unreadable("the file became a link while it was read; grade it again") from None
+        if error.errno in (errno.ELOOP, errno.ENOTDIR) and (not follow or within is not None):
+            raise Unreadable(
+                "the file or a folder on its way became a link while it was read; grade it again"
+            ) from None
         if error.errno == errno.ENXIO:  # a socket, or a FIFO some systems refuse to open without blocking
             raise Unreadable("not a regular file; give a text file") from None
         raise Unreadable(
@@ -77,6 +82,51 @@ def read_regular(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
         os.close(descriptor)
 
 
+# The byte-order marks, longest first: UTF-32's little-endian mark begins with UTF-16's.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def text_by_bom(data: bytes) -> str | None:
+    """``data`` decoded as its byte-order mark says (Notepad's "Unicode" is UTF-16 with one), the mark left
+    out; None when it has none. Text the mark's encoding cannot decode is refused."""
+    for mark, encoding in _BOMS:
+        if data.startswith(mark):
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError:
+                name = encoding.removesuffix("-sig").upper()
+                raise Unreadable(
+                    f"the file starts as {name} text (its byte-order mark) but is not {name}; save it as plain text"
+                ) from None
+    return None
+
+
+#: How a folder on the way to a file is opened: as a folder only (a link there fails, ENOTDIR), not for reading.
+_FOLDER = os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_within(path: Path, root: Path, flags: int) -> int:
+    """``path`` opened from the folder ``root`` one component at a time, each relative to the last (``openat``)."""
+    parts = Path(os.path.relpath(path, root)).parts
+    if not parts or parts[0] in (os.curdir, os.pardir):
+        raise Unreadable(f"{display_name(os.fspath(path))} is not in the class's folder; it is not graded")
+    folder = os.open(root, _FOLDER & ~os.O_NOFOLLOW)  # the folder itself was named by the grader
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, _FOLDER, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        return os.open(parts[-1], flags, dir_fd=folder)
+    finally:
+        os.close(folder)
+
+
 def display_name(name: str) -> str:
     """A file name as it can be shown and written anywhere: bytes that are not UTF-8 as ``\\xNN``, control
     characters escaped (a newline in a name would break a line of the gradebook)."""
@@ -86,11 +136,13 @@ def display_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of a class's folder: its shown name, the path to read, and why it is skipped (empty: grade it)."""
+    """One entry of a class's folder: its shown name, the path to read, why it is skipped (empty: grade it), and
+    the folder's real path, to read ``path`` from without following a link (``read_regular(within=...)``)."""
 
     name: str
     path: Path
     skipped: str = ""
+    folder: Path | None = None
 
 
 def entries(directory: Path, *, exclude: Path | None = None) -> list[Entry]:
@@ -98,7 +150,7 @@ def entries(directory: Path, *, exclude: Path | None = None) -> list[Entry]:
 
     A regular file is to be graded, and so is a link to a regular file inside the folder (read through the
     path it resolves to); anything else is skipped with the reason: a sub-directory, a FIFO, a socket, a
-    device, a link to nothing, a link out of the folder."""
+    device, a link to nothing, a link loop, a link out of the folder or to the folder itself."""
     root = os.path.realpath(directory)
     excluded = _identity(exclude) if exclude is not None else None
     with os.scandir(directory) as scan:
@@ -107,39 +159,46 @@ def entries(directory: Path, *, exclude: Path | None = None) -> list[Entry]:
     for item in found:
         if item.name.startswith("."):
             continue
-        path = Path(item.path)
+        path = Path(root, item.name)
+        shown = display_name(item.name)
         try:
             info = os.lstat(path)
         except OSError as error:  # removed while the folder was read
-            listed.append(Entry(display_name(item.name), path, f"cannot be looked at: {error.strerror or error}"))
+            listed.append(Entry(shown, path, f"cannot be looked at: {error.strerror or error}"))
             continue
         if excluded is not None and (info.st_dev, info.st_ino) == excluded:
             continue
         if stat.S_ISLNK(info.st_mode):
-            listed.append(_link(item.name, path, root))
+            listed.append(_link(shown, path, root))
         elif stat.S_ISREG(info.st_mode):
-            listed.append(Entry(display_name(item.name), path))
+            listed.append(Entry(shown, path, folder=Path(root)))
         elif stat.S_ISDIR(info.st_mode):
-            listed.append(
-                Entry(display_name(item.name), path, "a sub-directory (only files directly in the folder are graded)")
-            )
+            listed.append(Entry(shown, path, "a sub-directory (only files directly in the folder are graded)"))
         else:
-            listed.append(Entry(display_name(item.name), path, f"{kind_of(info.st_mode)}, not a regular file"))
+            listed.append(Entry(shown, path, f"{kind_of(info.st_mode)}, not a regular file"))
     return listed
 
 
-def _link(name: str, path: Path, root: str) -> Entry:
+def _link(shown: str, path: Path, root: str) -> Entry:
     """A link in the folder: graded when it leads to a regular file inside the folder, else skipped."""
-    target = os.path.realpath(path)
     try:
-        mode = os.stat(target).st_mode
-    except OSError:
-        return Entry(display_name(name), path, "a link to nothing (dangling)")
-    if os.path.commonpath([root, target]) != root or target == root:
-        return Entry(display_name(name), path, "a link to a file outside the folder, not graded")
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return Entry(shown, path, "a link loop (links that lead to each other, never to a file), not graded")
+        return Entry(shown, path, "a link to nothing (dangling)")
+    target = os.path.realpath(path)
+    common = os.path.commonpath([root, target])
+    if target == root:
+        return Entry(shown, path, "a link to the class's folder itself (such as .), not graded")
+    if common == target:
+        return Entry(shown, path, "a link to a folder that holds the class's folder (such as ..), not graded")
+    if common != root:
+        what = "a file" if stat.S_ISREG(mode) else "a directory" if stat.S_ISDIR(mode) else kind_of(mode)
+        return Entry(shown, path, f"a link to {what} outside the folder, not graded")
     if not stat.S_ISREG(mode):
-        return Entry(display_name(name), path, f"a link to {kind_of(mode)}, not a regular file")
-    return Entry(display_name(name), Path(target))
+        return Entry(shown, path, f"a link to {kind_of(mode)}, not a regular file")
+    return Entry(shown, Path(target), folder=Path(root))
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -12,7 +12,7 @@ nothing, a link out of the folder), and is never opened. One file costs its own 
 
 Each page is written as its submission is done; ``gradebook.csv`` when the batch ends, with the
 *copied-from* column filled in (tours equal up to reversal and the board's symmetries), or when it is
-interrupted (Ctrl-C), with the rows done so far. A killed batch leaves the previous gradebook as it was
+interrupted (Ctrl-C), with the rows done so far and a last row, verdict ``interrupted``, saying so. A killed batch leaves the previous gradebook as it was
 and no half-written file that a later run could take for output. Every cell a spreadsheet would evaluate
 (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: OWASP's CSV-injection rule) is
 written with a leading ``'``, so that it is read as text.
@@ -27,8 +27,9 @@ The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
 * ``wrong_exercise_penalty = 0`` — taken off a submission on another board or from another start than
   ``--board``/``--start`` (0: said in the note, not penalised).
 
-Copied: submissions whose paths are equal up to reversal and the board's symmetries are flagged with
-each other's names (the first :data:`COPIED_SHOWN`, and how many in all) — unless every one of them is
+Copied: submissions whose paths are legal (a full or partial tour, of :data:`COPIED_MIN_SQUARES` squares at
+least: two equal non-tours such as "1 2 / 3 4" prove nothing) and equal up to reversal and the board's
+symmetries are flagged with each other's names (the first :data:`COPIED_SHOWN`, and how many in all) — unless every one of them is
 exactly what one of our methods makes from its start (students who all ran Warnsdorff's rule with ties
 by move order from the assigned square hand in the same tour honestly).
 
@@ -41,7 +42,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import math
+import itertools
+import os
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -52,9 +54,10 @@ import numpy as np
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import Square
+from knight.engine.diagrams import DRAWN_UP_TO
 from knight.engine.tour import symmetric_key as tour_symmetric_key
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
-from knight.grading.files import Entry, entries, read_regular
+from knight.grading.files import Entry, display_name, entries, read_regular, text_by_bom
 from knight.grading.formats import Unreadable, read_file
 from knight.grading.output import Output
 
@@ -62,6 +65,11 @@ __all__ = [
     "DEFAULT_RUBRIC",
     "COLUMNS",
     "COPIED_SHOWN",
+    "COPIED_MIN_SQUARES",
+    "FACTS_SHOWN",
+    "PDF_PAGE_CHARS",
+    "INTERRUPTED",
+    "interrupted_note",
     "RUBRIC_BYTES",
     "RUBRIC_MAX",
     "load_rubric",
@@ -92,6 +100,15 @@ RUBRIC_BYTES = 16_000
 RUBRIC_MAX = 1000
 #: How many of the students who handed in the same tour a row names (the count says how many in all).
 COPIED_SHOWN = 5
+#: How many squares a feedback page lists (never visited, repeated, a repeated square's numbers) before it counts.
+FACTS_SHOWN = 40
+#: The largest feedback page made into a PDF with its board drawn, in characters (a larger one's PDF leaves the
+#: drawing out: WeasyPrint took a minute and 1.4 GB on a 20 MB page).
+PDF_PAGE_CHARS = 2_000_000
+#: The shortest path compared for copying, in squares (three knight moves): two equal shorter ones prove nothing.
+COPIED_MIN_SQUARES = 4
+#: The verdict of the gradebook's last row when grading was interrupted (the row says how far it got).
+INTERRUPTED = "interrupted"
 #: The longest feedback page name kept whole, in bytes: its temporary file's name adds about 30 more, and a
 #: file name has 255 at most (a student's long name stopped the class with "file name too long").
 PAGE_NAME_BYTES = 160
@@ -118,37 +135,50 @@ def load_rubric(path: Path | str | None) -> dict[str, float | bool]:
     rubric = dict(DEFAULT_RUBRIC)
     if path is None:
         return rubric
+    shown = display_name(os.fspath(path))  # in a one-line message: a newline in the name escaped
     try:
         data = read_regular(path, RUBRIC_BYTES)
     except Unreadable as error:
-        raise InvalidInput(f"cannot read the rubric {path}: {error}") from None
+        raise InvalidInput(f"cannot read the rubric {shown}: {error}") from None
     if len(data) > RUBRIC_BYTES:
-        raise InvalidInput(f"the rubric {path} is larger than {RUBRIC_BYTES // 1000} kB; a rubric is a few lines")
+        raise InvalidInput(f"the rubric {shown} is larger than {RUBRIC_BYTES // 1000} kB; a rubric is a few lines")
     try:
-        parsed = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InvalidInput(f"the rubric {path} is not UTF-8 text; write it as plain TOML") from None
+        parsed = tomllib.loads(_rubric_text(data, shown))
     except tomllib.TOMLDecodeError as error:
-        raise InvalidInput(f"the rubric {path} is not valid TOML: {error}") from None
+        raise InvalidInput(f"the rubric {shown} is not valid TOML: {error}") from None
+    except ValueError:  # an integer of over 4,300 digits: Python's int() refuses it
+        raise InvalidInput(
+            f"the rubric {shown} holds a number of thousands of digits; give a number from 0 to {RUBRIC_MAX}"
+        ) from None
     except RecursionError:  # tomllib recurses into nested arrays; a rubric has none
         raise InvalidInput(
-            f"the rubric {path} nests arrays or tables too deep; a rubric is key = number lines"
+            f"the rubric {shown} nests arrays or tables too deep; a rubric is key = number lines"
         ) from None
     section = parsed.get("rubric", parsed)
     if not isinstance(section, dict):
-        raise InvalidInput(f"the rubric {path}'s 'rubric' is not a table; write [rubric] and key = number lines")
+        raise InvalidInput(f"the rubric {shown}'s 'rubric' is not a table; write [rubric] and key = number lines")
     for key, value in section.items():
         if key not in DEFAULT_RUBRIC:
-            raise InvalidInput(f"the rubric {path} has an unknown key {key!r}; keys: {', '.join(DEFAULT_RUBRIC)}")
+            raise InvalidInput(f"the rubric {shown} has an unknown key {key!r}; keys: {', '.join(DEFAULT_RUBRIC)}")
         if key == "partial_credit":
             if not isinstance(value, bool):
-                raise InvalidInput(f"the rubric {path}'s {key!r} must be true or false")
+                raise InvalidInput(f"the rubric {shown}'s {key!r} must be true or false")
         elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InvalidInput(f"the rubric {path}'s {key!r} must be a number from 0 to {RUBRIC_MAX}")
-        elif not (math.isfinite(value) and 0 <= value <= RUBRIC_MAX):
-            raise InvalidInput(f"the rubric {path}'s {key!r} is {value}; give a number from 0 to {RUBRIC_MAX}")
+            raise InvalidInput(f"the rubric {shown}'s {key!r} must be a number from 0 to {RUBRIC_MAX}")
+        elif not (0 <= value <= RUBRIC_MAX):  # compared as it is: a huge int overflows a float (0xFFF…F)
+            number = f"{value}" if isinstance(value, float) or abs(value) < 10**12 else "a number that large"
+            raise InvalidInput(f"the rubric {shown}'s {key!r} is {number}; give a number from 0 to {RUBRIC_MAX}")
         rubric[key] = value
     return rubric
+
+
+def _rubric_text(data: bytes, path: str) -> str:
+    """The rubric's text: as its byte-order mark says (a UTF-8 one left out), else UTF-8."""
+    try:
+        marked = text_by_bom(data)
+        return marked if marked is not None else data.decode("utf-8")
+    except (UnicodeDecodeError, Unreadable):
+        raise InvalidInput(f"the rubric {path} is not UTF-8 text; write it as plain TOML") from None
 
 
 def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) -> float:
@@ -279,20 +309,22 @@ def grade_directory(
                 row = (
                     Row(Path(entry.name).stem, entry.name, None, skipped=entry.skipped)
                     if entry.skipped
-                    else grade_file(entry.path, board=board, start=start, rubric=rubric, name=entry.name, follow=False)
+                    else grade_file(
+                        entry.path, board=board, start=start, rubric=rubric, name=entry.name, within=entry.folder
+                    )
                 )
                 row.student = _unique(row.student, entry.name, students)
-                rows.append(row)
                 if not row.skipped:
                     write_feedback(row, target, pdf=pdf)
+                rows.append(row)  # after its page: an interrupted gradebook's rows all have theirs
                 if on_done is not None:
                     on_done(row)
-        except KeyboardInterrupt:
-            target.write("gradebook.csv", _csv_text(rows))  # an interrupted batch keeps the rows it did
+            for row in _flag_copies(rows, rubric):
+                write_feedback(row, target, pdf=pdf)
+            target.write("gradebook.csv", _csv_text(rows))
+        except KeyboardInterrupt:  # an interrupted batch keeps the rows it did, and says it is not whole
+            target.write("gradebook.csv", _csv_text(rows, interrupted=len(listing)))
             raise
-        for row in _flag_copies(rows, rubric):
-            write_feedback(row, target, pdf=pdf)
-        target.write("gradebook.csv", _csv_text(rows))
     return Batch(rows, [row.file for row in rows if row.skipped])
 
 
@@ -313,7 +345,10 @@ def _flag_copies(rows: list[Row], rubric: dict[str, float | bool]) -> list[Row]:
     10,000 copies of one tour write a 681 MB gradebook."""
     groups: dict[str, list[Row]] = {}
     for row in rows:
-        key = symmetric_key(row.result) if row.result is not None and row.result.length > 1 else None
+        result = row.result
+        if result is None or result.verdict == NOT_A_TOUR or result.length < COPIED_MIN_SQUARES:
+            continue  # legal paths only, and long enough: two equal mistakes ("1 2 / 3 4") are no sign of copying
+        key = symmetric_key(result)
         if key is not None:
             groups.setdefault(key, []).append(row)
     flagged: list[Row] = []
@@ -338,16 +373,18 @@ def grade_file(
     rubric: dict[str, float | bool] | None = None,
     name: str | None = None,
     follow: bool = True,
+    within: Path | None = None,
 ) -> Row:
     """One row of the gradebook: the file read and checked, or the reason it could not be.
 
     ``name`` is the file's name as shown (a link's own name, not its target's; see
     :func:`~knight.grading.files.display_name`); the student is that name without its extension. With
-    ``follow=False`` a link is refused (a folder's listing resolved it already)."""
+    ``follow=False`` a link is refused (a folder's listing resolved it already); with ``within`` (the folder's
+    real path) a link anywhere on the way from that folder to the file is too."""
     shown = name if name is not None else path.name
     student = Path(shown).stem
     try:
-        submission = read_file(path, board=board, follow=follow)
+        submission = read_file(path, board=board, follow=follow, within=within)
     except Unreadable as error:
         return Row(student, shown, None, note=str(error))
     result = check(submission, board=board, start=start)
@@ -361,21 +398,35 @@ def grade_file(
     return row
 
 
-def _csv_text(rows: list[Row]) -> str:
+def _csv_text(rows: list[Row], *, interrupted: int | None = None) -> str:
+    """The gradebook; with ``interrupted`` (the entries in all), a last row saying it holds only those done."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(COLUMNS)
     for row in rows:
         writer.writerow([spreadsheet_safe(cell) for cell in row.cells()])
+    if interrupted is not None:
+        writer.writerow([""] * 4 + [INTERRUPTED] + [""] * 7 + [interrupted_note(len(rows), interrupted)])
     return buffer.getvalue()
+
+
+def interrupted_note(done: int, total: int) -> str:
+    """What an interrupted gradebook holds, in words (its last row's note; ``knight grade`` says it too)."""
+    return (
+        f"grading was interrupted after {done:,} of {total:,} entries: the others have no row and copies were "
+        "not looked for; grade again for the whole class"
+    )
 
 
 # --- feedback pages -----------------------------------------------------------------------------
 
 
-def feedback_html(row: Row) -> str:
+def feedback_html(row: Row, *, draw: bool = True) -> str:
     """The student's feedback page: their board drawn, the verdict and errors, and a sentence on what to fix
-    (``feedback.html.j2``, rendered by the report's environment, which escapes all that comes from the hand-in)."""
+    (``feedback.html.j2``, rendered by the report's environment, which escapes all that comes from the hand-in).
+
+    The board is drawn when ``draw`` and it has at most :data:`~knight.engine.diagrams.DRAWN_UP_TO` squares a
+    side; otherwise the page says it is not."""
     from knight.report.render import render_page  # jinja2 loads when a page is written, not with the command line
 
     r = row.result
@@ -388,11 +439,17 @@ def feedback_html(row: Row) -> str:
         {
             "student": row.student,
             "facts": _facts(row, r),
-            "board_svg": board_svg(r),
+            "board_svg": board_svg(r) if draw and max(r.board.n, r.board.m) <= DRAWN_UP_TO else _not_drawn(r.board),
             "a1_row": r.board.n - 1 if r.board.m <= 26 else None,  # chess names only for the columns a to z
             "advice": r.advice(),
         },
     )
+
+
+def _not_drawn(board: Board) -> str:
+    """What the page says instead of the drawing of a board too large to draw (its picture grows with its
+    squares: a 547 x 547 board made a page of 20 MB, and its PDF took a minute and 1.4 GB)."""
+    return f"<em>The {board} board is not drawn here: boards of up to {DRAWN_UP_TO} squares a side are.</em>"
 
 
 def _facts(row: Row, r: Check) -> list[tuple[str, str]]:
@@ -406,14 +463,14 @@ def _facts(row: Row, r: Check) -> list[tuple[str, str]]:
     ]
     if r.first_error_step is not None:
         facts.append(("First error", r.errors[0]))
-    if r.repeated:
-        facts.append(
-            (
-                "Repeated squares",
-                "; ".join(f"{r.name(sq)} (numbers {', '.join(map(str, nums))})" for sq, nums in r.repeated.items()),
-            )
-        )
-    if r.unvisited and len(r.unvisited) <= 40:
+    if r.repeated:  # the first few: 90,000 repeated squares made a page of megabytes
+        shown = [
+            f"{r.name(sq)} (numbers {', '.join(map(str, nums[:FACTS_SHOWN]))}{' …' if len(nums) > FACTS_SHOWN else ''})"
+            for sq, nums in itertools.islice(r.repeated.items(), FACTS_SHOWN)
+        ]
+        more = f"; … {len(r.repeated):,} squares in all" if len(r.repeated) > FACTS_SHOWN else ""
+        facts.append(("Repeated squares", "; ".join(shown) + more))
+    if r.unvisited and len(r.unvisited) <= FACTS_SHOWN:
         facts.append(("Never visited", " ".join(map(r.name, r.unvisited))))
     elif r.unvisited:
         facts.append(("Never visited", f"{len(r.unvisited)} squares"))
@@ -513,4 +570,4 @@ def write_feedback(row: Row, out: Output, *, pdf: bool = False) -> None:
     name = page_name(row.student)
     out.write(f"{name}.html", page)
     if pdf:
-        out.write_pdf(f"{name}.pdf", page)
+        out.write_pdf(f"{name}.pdf", page if len(page) <= PDF_PAGE_CHARS else feedback_html(row, draw=False))

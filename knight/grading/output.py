@@ -6,8 +6,10 @@
 * each file is written to a temporary file in OUT (created ``O_EXCL``, which never follows a link) and
   renamed over its name, which replaces a link planted there rather than the file it points to; readers
   see the old file or the new one, never half of one;
-* a killed run leaves only hidden ``.NAME.PID.XXXX.partial`` files, which the next run removes
-  (:func:`knight.report.render.remove_leftovers`, the report's own convention);
+* a killed run leaves only hidden ``.NAME.PID.XXXXXXXX.partial`` files, which the next run removes
+  (:func:`remove_leftovers`: regular files of exactly that name only; every one is a dead grader's, as the
+  next run holds the lock);
+* the lock file is opened without blocking or following a link, and refused unless it is a regular file;
 * a full disk or a read-only folder stops the run with one line naming the path and the cause
   (:class:`~knight.errors.RenderError`, or :class:`~knight.errors.InvalidInput` when OUT itself cannot be
   used), and no temporary file is left behind.
@@ -19,10 +21,13 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
+import stat
 from pathlib import Path
 from types import TracebackType
 
 from knight.errors import InvalidInput, RenderError
+from knight.grading.files import display_name, kind_of
 
 __all__ = ["LOCK_NAME", "Output"]
 
@@ -38,20 +43,28 @@ class Output:
         self._lock: int | None = None
 
     def __enter__(self) -> Output:
+        lock_path = self.folder / LOCK_NAME
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            lock = os.open(
-                self.folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644
-            )
+            # never blocks (a FIFO planted there opens at once) and never follows a link planted there
+            lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+            mode = os.fstat(lock).st_mode
         except OSError as error:
+            if error.errno in (errno.EISDIR, errno.ENXIO):  # a directory; a socket
+                with contextlib.suppress(OSError):
+                    raise InvalidInput(_not_a_lock(lock_path, kind_of(os.lstat(lock_path).st_mode))) from None
             raise InvalidInput(_cannot(self.folder, error, "use")) from None
+        if not stat.S_ISREG(mode):  # a FIFO: the pid is never written and a second grader's read waits forever
+            os.close(lock)
+            raise InvalidInput(_not_a_lock(lock_path, kind_of(mode)))
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             holder = os.read(lock, 32).decode("ascii", "replace").strip() or "unknown"
             os.close(lock)
             raise InvalidInput(
-                f"{self.folder} is being written by another knight grade (process {holder}); wait for it to "
+                f"{display_name(str(self.folder))} is being written by another knight grade (process "
+                f"{display_name(holder)}); wait for it to "
                 "finish, or give another --out"
             ) from None
         self._lock = lock
@@ -60,8 +73,6 @@ class Output:
             os.write(lock, f"{os.getpid()}\n".encode())
         except OSError:
             pass
-        from knight.report.render import remove_leftovers
-
         remove_leftovers(self.folder)  # a killed run's half-written files: never taken for output
         return self
 
@@ -97,6 +108,30 @@ class Output:
         return path
 
 
+#: A temporary file of a write into OUT: ``.NAME.PID.XXXXXXXX.partial``, as :func:`knight.report.render.write_text`
+#: names it (``tempfile.mkstemp``'s eight characters), NAME one of the files a grader writes.
+_LEFTOVER = re.compile(r"\..+\.(?:html|pdf|csv|source)\.[0-9]+\.[a-z0-9_]{8}\.partial")
+
+
+def remove_leftovers(folder: Path) -> list[str]:
+    """Remove from ``folder`` the temporary files a killed grader left (their names are :data:`_LEFTOVER`'s);
+    return their names. Only regular files of exactly that name go: a folder or a user's file that merely
+    looks alike stays. Whatever process id a name carries, its writer is gone: the caller holds OUT's lock."""
+    removed = []
+    with os.scandir(folder) as scan:
+        for item in scan:
+            if not _LEFTOVER.fullmatch(item.name) or not item.is_file(follow_symlinks=False):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(item.path)
+                removed.append(item.name)
+    return removed
+
+
+def _not_a_lock(path: Path, what: str) -> str:
+    return f"{display_name(str(path))} is {what}, not a lock file; remove it and grade again"
+
+
 _ADVICE = {
     errno.ENOSPC: "free some space and grade again",
     errno.EDQUOT: "free some space (or raise the quota) and grade again",
@@ -113,4 +148,4 @@ def _cannot(path: Path, error: OSError, doing: str) -> str:
     """One line: the path, the cause, what to do, and that what was written is kept."""
     cause = (error.strerror or str(error)).lower()
     advice = _ADVICE.get(error.errno or 0, "fix that and grade again")
-    return f"cannot {doing} {path}: {cause}; {advice} (the files already written there are kept)"
+    return f"cannot {doing} {display_name(str(path))}: {cause}; {advice} (the files already written there are kept)"
