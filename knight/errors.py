@@ -15,7 +15,8 @@ prints it after ``knight: error:`` and exits with the error's :attr:`~KnightErro
     │   ├── StoreVersionError   written by another version of knight
     │   ├── MissingData         lacks the results asked for (also a LookupError)
     │   └── PathNotKept         a tour stored without its path (also a LookupError)
-    └── RenderError             a report edition could not be written
+    ├── RenderError             a report edition could not be written
+    └── MissingExtra            needs a package of an extra that is not installed (also an ImportError)
 
 This module imports nothing, so that every layer, the engine included, may raise these.
 
@@ -42,6 +43,7 @@ __all__ = [
     "MissingData",
     "PathNotKept",
     "RenderError",
+    "MissingExtra",
 ]
 
 
@@ -96,3 +98,16 @@ class PathNotKept(StoreError, LookupError):
 
 class RenderError(KnightError):
     """A report edition could not be written."""
+
+
+class MissingExtra(KnightError, ImportError):
+    """A command needs a package that only an extra of the distribution installs (``report``, ``dask``), and it
+    is not installed: the message names the package and the pip command that installs it. Raised where the
+    package is imported, from the ImportError."""
+
+    def __init__(self, package: str, extra: str, needed_for: str, instead: str = "") -> None:
+        super().__init__(
+            f"{package} is not installed (needed for {needed_for}): pip install 'knights-tour-lab[{extra}]'"
+            + (f", or {instead}" if instead else "")
+        )
+        self.package, self.extra = package, extra

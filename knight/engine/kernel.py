@@ -10,15 +10,18 @@ kernel's own file), so a kernel that calls steps is cached under a name carrying
 of their sources. A kernel runs one of three ways, all giving the same answer (the tests check
 that they do):
 
-- **ahead of time**: ``python -m knight.aot`` (``make install`` runs it) compiles every
-  kernel into one extension module beside the engine's bytecode. Loading it takes a few
+- **ahead of time**: building the wheel compiles every kernel into one extension module shipped
+  beside this file (setup.py); in a checkout, ``python -m knight.aot`` (``make install`` runs it)
+  builds it beside the engine's bytecode. Loading it takes a few
   milliseconds and needs neither numba nor LLVM, so a compiled command starts as fast as
   a plain one and takes ~100 MB less memory; every board then runs compiled. It is named after a fingerprint of the
   engine's sources: an edited engine ignores a stale module until it is built again.
-- **just in time**: without that module, numba compiles the kernel on first use (cached
-  on disk); importing numba and loading the cache cost ~0.3 s and ~100 MB.
+- **just in time**: without that module, numba (the ``jit`` extra) compiles the kernel on first
+  use, cached on disk in the user's cache folder (never beside the installed sources); importing
+  numba and loading the cache cost ~0.3 s and ~100 MB.
 - **interpreted**: without the ahead-of-time module, small boards (where the JIT would
-  cost more than it saves) run the plain Python function.
+  cost more than it saves) run the plain Python function; and every board does, slowly and with
+  a one-line notice on standard error, when numba is not installed either.
 
 Set ``KNIGHT_JIT=0`` to never compile, ``KNIGHT_JIT=1`` to always compile;
 ``KNIGHT_AOT=0`` to ignore the ahead-of-time module, ``KNIGHT_AOT=strict`` to make a call
@@ -34,6 +37,7 @@ import importlib.util
 import inspect
 import os
 import re
+import sys
 import types
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -51,6 +55,9 @@ __all__ = [
     "ahead_of_time_module",
     "module_name",
     "module_folders",
+    "import_numba",
+    "user_cache_folder",
+    "SHIPPED_FOLDER",
 ]
 
 #: The numba type codes the kernels' signatures use, as numpy dtypes.
@@ -70,6 +77,9 @@ _STEPS: list[Callable[..., Any]] = []
 _INLINE = "always"
 #: The steps numba has been told of, in this process.
 _REGISTERED: list[Callable[..., Any]] = []
+#: Set in the environment once the notice that the kernels run interpreted is given, so that the pool's workers
+#: (which inherit it) do not each give it again.
+_NOTICE_GIVEN = "KNIGHT_INTERPRETED_NOTICE_GIVEN"
 
 
 class Kernel:
@@ -94,21 +104,27 @@ class Kernel:
 
     @property
     def compiled(self) -> Callable[..., Any]:
-        """The compiled kernel: ahead of time when that module is built, else numba's JIT."""
+        """The compiled kernel: ahead of time when that module is built, else numba's JIT, else (numba not
+        installed) the plain function, after a one-line notice."""
         if self._compiled is None:
             module = ahead_of_time_module()
             if module is not None and hasattr(module, self.export_name):
                 self._compiled = self._guarded(getattr(module, self.export_name))
             else:
-                self._compiled = self.jit
+                try:
+                    self._compiled = self.jit
+                except ModuleNotFoundError as error:
+                    if error.name != "numba":  # numba there but broken: say so, not "slow"
+                        raise
+                    _notice_interpreted()
+                    self._compiled = self.python
         return self._compiled
 
     @property
     def jit(self) -> Callable[..., Any]:
-        """The kernel compiled by numba's JIT (cached on disk)."""
+        """The kernel compiled by numba's JIT (cached on disk). Raises ModuleNotFoundError without numba."""
         if self._jit is None:
-            import numba  # lazily: importing numba costs ~0.3 s
-
+            numba = import_numba()
             register_steps()
             self._jit = numba.njit(cache=True, nogil=True)(_named_after_its_steps(self.python))
         return self._jit
@@ -163,6 +179,7 @@ def kernel_step(function: F) -> F:
 
 def register_steps() -> None:
     """Tell numba every step, so that it compiles each into the kernels that call it (JIT or ahead of time)."""
+    import_numba()
     from numba.core.extending import register_jitable  # lazily: importing numba costs ~0.3 s
 
     for step in _STEPS:
@@ -200,6 +217,41 @@ def _named_after_its_steps(function: Callable[..., Any]) -> Callable[..., Any]:
     return copy
 
 
+def user_cache_folder() -> Path:
+    """knight's folder in the user's cache (``~/.cache/knight`` on Linux, honouring ``XDG_CACHE_HOME``)."""
+    from platformdirs import user_cache_path  # lazily: only a build or the JIT needs it
+
+    return user_cache_path("knight", appauthor=False)
+
+
+def import_numba() -> ModuleType:
+    """numba, imported with its on-disk cache in the user's cache folder unless ``NUMBA_CACHE_DIR`` says
+    otherwise: by default numba caches beside the sources, which an install must not write into at run time.
+    Raises ModuleNotFoundError (name ``numba``) when it is not installed."""
+    if "numba" in sys.modules:
+        numba = sys.modules["numba"]
+        if not numba.config.CACHE_DIR:  # imported before us, with no folder of its own: read at each compile
+            numba.config.CACHE_DIR = str(user_cache_folder() / "numba")
+        return numba
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(user_cache_folder() / "numba"))
+    import numba  # lazily: importing numba costs ~0.3 s
+
+    return numba
+
+
+def _notice_interpreted() -> None:
+    """Say once, on standard error, that the kernels run interpreted: an install without its compiled module
+    (no wheel for this platform, or an edited engine) and without numba still gives every answer, slowly."""
+    if os.environ.get(_NOTICE_GIVEN):
+        return
+    os.environ[_NOTICE_GIVEN] = "1"
+    print(
+        "knight: notice: the kernels run interpreted (slow): neither their compiled module nor numba is "
+        "installed; pip install 'knights-tour-lab[jit]' to compile them",
+        file=sys.stderr,
+    )
+
+
 def module_name() -> str:
     """The ahead-of-time module's name: ``knight_kernels_`` and a fingerprint of the engine's sources (every
     module, since a kernel freezes the globals it reads)."""
@@ -209,14 +261,20 @@ def module_name() -> str:
     return f"knight_kernels_{digest.hexdigest()[:16]}"
 
 
+#: Where a wheel ships the ahead-of-time module: beside this file (setup.py builds it there).
+SHIPPED_FOLDER = Path(__file__).parent
+
+
 def module_folders() -> Iterator[Path]:
-    """Where the ahead-of-time module is looked for, in order: ``KNIGHT_KERNEL_DIR`` when set; else beside the
-    engine's bytecode, then the user's cache folder (for an engine installed read-only)."""
+    """Where the ahead-of-time module is looked for, in order: ``KNIGHT_KERNEL_DIR`` when set; else where a
+    wheel ships it (:data:`SHIPPED_FOLDER`), beside the engine's bytecode (``python -m knight.aot`` in a
+    checkout), then the user's cache folder (built for an engine installed read-only)."""
     if folder := os.environ.get("KNIGHT_KERNEL_DIR"):
         yield Path(folder)
         return
-    yield Path(__file__).parent / "__pycache__"
-    yield Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "knight"
+    yield SHIPPED_FOLDER
+    yield SHIPPED_FOLDER / "__pycache__"
+    yield user_cache_folder()
 
 
 @cache

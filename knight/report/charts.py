@@ -9,11 +9,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import matplotlib
-import matplotlib.colors
-import matplotlib.ticker
-from matplotlib import rc_context
-from matplotlib.figure import Figure  # not pyplot: no GUI backend, no global figure list, a faster import
+from knight.errors import MissingExtra
+
+try:  # the report extra
+    import matplotlib
+    import matplotlib.colors
+    import matplotlib.ticker
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure  # not pyplot: no GUI backend, no global figure list, a faster import
+except ModuleNotFoundError as error:
+    raise MissingExtra("matplotlib", "report", "the report's charts") from error
 
 from knight.report.text import power_of_ten
 

@@ -25,8 +25,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from knight.engine import Board
-from knight.errors import MissingData, RenderError
+from knight.errors import MissingData, MissingExtra, RenderError
 from knight.report.answers.common import StoreData
+from knight.report.answers.homework import shown_failure
 
 __all__ = [
     "PROGRAMS",
@@ -181,9 +182,12 @@ def _keep(key: str, run: Run) -> None:
 
 def highlight(source: str, language: str = "python") -> str:
     """``source`` as HTML: Pygments' tokens as classes (styled in style.css), line numbers for ``python``."""
-    from pygments import highlight as pygmentize  # lazily: only the key's listings need it
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexers import DiffLexer, PythonLexer
+    try:  # lazily: only the key's listings need it
+        from pygments import highlight as pygmentize
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import DiffLexer, PythonLexer
+    except ModuleNotFoundError as error:  # the report extra
+        raise MissingExtra("Pygments", "report", "the answer key's program listings") from error
 
     lexer = PythonLexer() if language == "python" else DiffLexer()
     numbers = "inline" if language == "python" else False
@@ -193,10 +197,9 @@ def highlight(source: str, language: str = "python") -> str:
 def _homework_failure(data: StoreData) -> list[tuple[str, ...]]:
     """The 5 x 5 start where Homework #8's program stops short although a tour exists from it (or, failing
     that, any start where it stops short): the one a teacher shows; none if it never does."""
-    board = Board(5, 5)
-    failed = sorted(s for s, r in data.results.by_start("warnsdorff", 5, 5, tie="first").items() if not r.full)
-    majority = [s for s in failed if board.colour(s) != board.minority_colour()]
-    return [("5", "5", str(s[0]), str(s[1])) for s in (majority or failed)[:1]]
+    failed = [s for s, r in data.results.by_start("warnsdorff", 5, 5, tie="first").items() if not r.full]
+    shown = shown_failure(Board(5, 5), failed)  # the start the key's B1 shows too
+    return [] if shown is None else [("5", "5", str(shown[0]), str(shown[1]))]
 
 
 def _eight_budget(data: StoreData) -> tuple[str, ...]:

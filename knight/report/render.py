@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from knight.errors import RenderError
+from knight.errors import MissingExtra, RenderError
 from knight.report.text import power_of_ten, scientific
 
 __all__ = [
@@ -103,7 +103,10 @@ def write_pdf(html: str, path: Path) -> bool:
     stamp = path.with_name(f".{path.name}.source")
     if path.exists() and _stamp(stamp) == source:
         return False
-    import weasyprint  # lazily: it takes a moment to import
+    try:
+        import weasyprint  # lazily: it takes a moment to import
+    except ModuleNotFoundError as error:  # the report extra
+        raise MissingExtra("WeasyPrint", "report", "the PDF", instead="--no-pdf for the HTML alone") from error
 
     document = weasyprint.HTML(string=_svg_as_images(html), base_url=str(TEMPLATES)).render()
     with _atomic(path) as temporary:

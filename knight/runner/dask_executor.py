@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from knight.engine import InvalidInput
+from knight.errors import MissingExtra
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
 from knight.tasks import Task, TaskResult
@@ -132,8 +133,8 @@ class DaskExecutor:
         """Run ``tasks`` on the cluster; call ``on_results`` with each finished chunk's results."""
         try:
             from distributed import Client, LocalCluster, as_completed
-        except ImportError:
-            raise InvalidInput("--executor dask needs the dask extra: pip install 'knights-tour-lab[dask]'") from None
+        except ModuleNotFoundError as error:
+            raise MissingExtra("Dask", "dask", "--executor dask") from error
         cluster = None
         if self.address:
             client = self._connect(Client)
