@@ -100,11 +100,11 @@ class Census:
 
     def _repr_svg_(self) -> str:
         """The counts per start square as a heat map, for Jupyter (blank where the census did not look)."""
-        from knight.engine.diagrams import heat_map_svg
+        from knight.engine.diagrams import heat_map_svg, sized
 
         kind = "closed" if self.closed else "open"
         values = np.where(self.counts >= 0, self.counts, np.nan)
-        return heat_map_svg(self.board, values, title=f"directed {kind} tours from each square of {self.board}")
+        return sized(heat_map_svg(self.board, values, title=f"directed {kind} tours from each square of {self.board}"))
 
     @property
     def total(self) -> int:

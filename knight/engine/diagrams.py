@@ -7,6 +7,7 @@ as in the project's conventions.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -32,6 +33,8 @@ __all__ = [
     "NUMBERED_UP_TO",
     "DETAILED_UP_TO",
     "DRAWN_UP_TO",
+    "NOTEBOOK_LARGEST",
+    "sized",
     "tour_svg",
     "heat_map_svg",
     "empty_board_svg",
@@ -55,6 +58,9 @@ NUMBERED_UP_TO = 16
 DETAILED_UP_TO = 40
 #: Boards larger than this per side are not drawn for a notebook (a tour's SVG grows with its squares).
 DRAWN_UP_TO = 100
+#: A notebook's picture, in pixels on its longer side at most: an 8 x 8 board is drawn at its own size (356
+#: px, 40 a square), a larger one shrunk to fit beside the text.
+NOTEBOOK_LARGEST = 480
 #: The move number of a numbered board, in the units of a square: half a square, so that a board printed with
 #: 6.5 mm squares shows its numbers at about 9 pt, as large as the text around it.
 NUMBER_SIZE = 0.5
@@ -441,6 +447,18 @@ def starts_map_svg(board: Board, kinds: dict[Square, str], *, title: str) -> str
         else:
             _label(svg, (x, y), "?", TEXT, SQUARE * 0.5)
     return _to_string(svg)
+
+
+def sized(svg: str, largest: int = NOTEBOOK_LARGEST) -> str:
+    """``svg`` (a picture drawn here) with a ``width`` and ``height`` in pixels, for a notebook, which shows an
+    SVG without them as wide as the page: one pixel a unit of the view box, the longer side ``largest`` at
+    most. The report sizes its pictures with CSS and keeps them without."""
+    match = re.match(r'<svg [^>]*?viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    if match is None:
+        raise ValueError("not a picture drawn by knight.engine.diagrams: no view box on its <svg>")
+    width, height = float(match.group(1)), float(match.group(2))
+    scale = min(1.0, largest / max(width, height))
+    return f'<svg width="{round(width * scale)}" height="{round(height * scale)}" {svg[len("<svg ") :]}'
 
 
 def board_element(board: Board, title: str) -> ET.Element:

@@ -122,9 +122,9 @@ class Tour:
 
     def _repr_svg_(self) -> str | None:
         """The tour drawn on its board, for Jupyter; None (the text form) on boards too big to draw."""
-        from knight.engine.diagrams import DRAWN_UP_TO, tour_svg
+        from knight.engine.diagrams import DRAWN_UP_TO, sized, tour_svg
 
-        return tour_svg(self) if max(self.board.n, self.board.m) <= DRAWN_UP_TO else None
+        return sized(tour_svg(self)) if max(self.board.n, self.board.m) <= DRAWN_UP_TO else None
 
     # --- telling tours apart ----------------------------------------------------------------
 
