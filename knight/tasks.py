@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -22,6 +23,7 @@ from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
 from knight.engine.census import CensusSpec, CensusUnit
 from knight.engine.codec import decode_path, encode_path, encoded_size
+from knight.engine.parameters import Params, ParamValue
 from knight.engine.treesize import TreeEstimate
 from knight.errors import InvalidInput
 
@@ -30,6 +32,7 @@ __all__ = [
     "ESTIMATE",
     "PATH_KEPT_UP_TO_SQUARES",
     "CensusPlan",
+    "EstimateParams",
     "EstimateResult",
     "Task",
     "TaskResult",
@@ -51,7 +54,7 @@ _PER_TASK_PARAMS = ("seed", "first", "more")
 
 
 @lru_cache(maxsize=1024)
-def _params_text(params: tuple[tuple[str, Any], ...]) -> str:
+def _params_text(params: tuple[tuple[str, ParamValue], ...]) -> str:
     """Parameters as canonical JSON (a sweep has few parameter sets: each is encoded once)."""
     return json.dumps(dict(params), sort_keys=True, separators=(",", ":"))
 
@@ -67,7 +70,7 @@ class Task:
     """
 
     method: str
-    params: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs, defaults filled in
+    params: tuple[tuple[str, ParamValue], ...]  # sorted (name, value) pairs, defaults filled in
     n: int
     m: int
     start: Square
@@ -81,7 +84,7 @@ class Task:
     @classmethod
     def from_unit(cls, unit: CensusUnit) -> Task:
         """The task that counts the tours of one census unit."""
-        params: tuple[tuple[str, Any], ...] = (
+        params: tuple[tuple[str, ParamValue], ...] = (
             ("closed", unit.closed),
             ("first", unit.first),
             ("more", unit.more),
@@ -104,11 +107,18 @@ class Task:
         return CensusUnit.from_dict({**self.params_dict, "n": self.n, "m": self.m, "start": self.start})
 
     @property
-    def params_dict(self) -> dict[str, Any]:
+    def estimate(self) -> EstimateParams:
+        """The parameters of a tree-size task (``method == "estimate"``)."""
+        if self.method != ESTIMATE:
+            raise ValueError(f"task {self.key} is not a tree-size estimate ({self.method})")
+        return EstimateParams.of(self.params_dict)
+
+    @property
+    def params_dict(self) -> Params:
         return dict(self.params)
 
     @property
-    def group_params(self) -> dict[str, Any]:
+    def group_params(self) -> Params:
         """The parameters that tell one group of tasks apart: without random seeds (repeats of one
         rule are counted together) or a census unit's moves (the units of one census together)."""
         return {name: value for name, value in self.params if name not in _PER_TASK_PARAMS}
@@ -120,6 +130,28 @@ class Task:
             return f"census {self.unit.key}"
         params = ", ".join(f"{name}={value}" for name, value in self.params)
         return f"{self.method}({params}) {size_text(self.n, self.m)} from {self.start}"
+
+
+@dataclass(frozen=True)
+class EstimateParams:
+    """A tree-size task's parameters: Knuth's random probes, their seed, and how many nodes of the plain
+    search to time (0: none)."""
+
+    probes: int
+    seed: int
+    rate_nodes: int
+
+    @classmethod
+    def of(cls, params: Mapping[str, ParamValue]) -> EstimateParams:
+        """The parameters of an estimate task's ``params``; ValueError when one is missing or not a whole number."""
+        return cls(_whole(params, "probes"), _whole(params, "seed"), _whole(params, "rate_nodes"))
+
+
+def _whole(params: Mapping[str, ParamValue], name: str) -> int:
+    value = params.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"an estimate task's {name} must be a whole number, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -312,6 +344,6 @@ def incomplete(result: TaskResult) -> str:
     return ""
 
 
-def removed_squares(params: dict[str, Any] | Any) -> tuple[Square, ...]:
+def removed_squares(params: Mapping[str, Any]) -> tuple[Square, ...]:  # as the store's JSON gives them back
     """The squares a task's (or tour's) parameters take off the board (``removed``), as ``(row, col)``."""
     return tuple((int(row), int(col)) for row, col in params.get("removed", ()))

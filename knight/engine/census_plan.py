@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
@@ -23,6 +23,7 @@ __all__ = [
     "MAX_CENSUS_SQUARES",
     "MAX_CENSUS_UNITS",
     "CensusUnit",
+    "CensusUnitJson",
     "CensusSpec",
     "census_units",
     "census_unit_count",
@@ -37,6 +38,19 @@ MAX_CENSUS_SQUARES = 64
 MAX_CENSUS_UNITS = 2_000_000
 #: Frontier paths expanded at a time while counting units (keeps the count within a few tens of MB).
 _COUNT_CHUNK = 100_000
+
+
+class CensusUnitJson(TypedDict):
+    """:meth:`CensusUnit.to_dict`: a unit as JSON, squares as ``[row, col]`` (``weight`` only when not 1)."""
+
+    n: int
+    m: int
+    start: list[int]
+    first: list[int] | None
+    closed: bool
+    removed: list[list[int]]
+    more: list[list[int]]
+    weight: NotRequired[int]
 
 
 @dataclass(frozen=True)
@@ -87,8 +101,8 @@ class CensusUnit:
             f"{times}"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self) -> CensusUnitJson:
+        data: CensusUnitJson = {
             "n": self.n,
             "m": self.m,
             "start": list(self.start),
@@ -96,8 +110,10 @@ class CensusUnit:
             "closed": self.closed,
             "removed": [list(square) for square in self.removed],
             "more": [list(square) for square in self.more],
-            **({"weight": self.weight} if self.weight != 1 else {}),
         }
+        if self.weight != 1:  # written only when not 1, as the unit's key names it
+            data["weight"] = self.weight
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CensusUnit:

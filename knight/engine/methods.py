@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from knight.engine.backtrack import DEFAULT_BUDGET, ORDERINGS, backtrack_tour
 from knight.engine.board import Board, Square
 from knight.engine.greedy import TIE_BREAKS, naive_tour, random_walk_tour, static_tour, warnsdorff_tour
-from knight.engine.parameters import Parameter
+from knight.engine.parameters import Parameter, Params, ParamValue
 from knight.engine.parberry import parberry_tour
 from knight.engine.starts import DEFAULT_BUDGET as FIND_BUDGET
 from knight.engine.starts import find_tour_from
@@ -29,7 +29,7 @@ class Method:
     parameters: dict[str, Parameter]
     build: Callable[..., Tour]
 
-    def defaults(self) -> dict[str, Any]:
+    def defaults(self) -> Params:
         """The parameter values a job fills in when it does not give them (see :attr:`Parameter.keyed`)."""
         return {name: p.default for name, p in self.parameters.items() if p.keyed}
 
@@ -115,7 +115,7 @@ METHODS: dict[str, Method] = {
 }
 
 
-def check_parameters(method: str, params: dict[str, Any]) -> None:
+def check_parameters(method: str, params: Mapping[str, ParamValue]) -> None:
     """Raise :class:`InvalidInput` unless ``method`` exists, takes every one of ``params``, and each
     value is valid for its parameter (a value of None: only the name is checked)."""
     if method not in METHODS:

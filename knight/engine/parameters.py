@@ -12,10 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INT64_MAX", "Parameter"]
+__all__ = ["INT64_MAX", "Parameter", "ParamValue", "Params", "SquareValue"]
 
 #: The largest value an integer parameter may take (the kernels count in signed 64-bit integers).
 INT64_MAX = 2**63 - 1
+
+#: A square as a parameter holds it: ``(row, col)``, or ``[row, col]`` as a job file and the store's JSON write it.
+SquareValue = tuple[int, int] | list[int]
+#: One parameter's value: a flag (``closed``), a number (``budget``, ``seed``), a name (``tie``), a square (a census
+#: unit's ``first``, None when it has no move) or squares (``removed``, a census unit's ``more``).
+ParamValue = bool | int | str | SquareValue | tuple[SquareValue, ...] | list[SquareValue] | None
+#: A task's, a sweep's or a tour's parameters, by name.
+Params = dict[str, ParamValue]
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class Parameter:
 
     name: str
     kind: type | str
-    default: Any
+    default: ParamValue
     help: str
     choices: Mapping[str, str] | None = None
     noun: str = ""

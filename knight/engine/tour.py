@@ -9,14 +9,54 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
 from knight.engine.board import Board, Square, is_knight_move
+from knight.engine.parameters import ParamValue
 from knight.errors import InvalidTour
 
-__all__ = ["Tour", "symmetric_key"]
+__all__ = ["Tour", "TourJson", "symmetric_key"]
+
+
+class _Head(TypedDict):
+    """What a tour's JSON holds before its squares: the board ``[n, m]`` and the start ``[row, col]``."""
+
+    board: list[int]
+    start: list[int]
+
+
+class _Work(TypedDict):
+    unit: str
+    count: int
+
+
+class _Keys(TypedDict):
+    directed: str
+    undirected: str
+    symmetric: str
+
+
+class _Tail(TypedDict):
+    """What a tour's JSON holds after its squares."""
+
+    length: int
+    full: bool
+    closed: bool
+    success: bool
+    method: str
+    params: dict[str, ParamValue]
+    work: _Work
+    budget_exhausted: bool
+    removed: list[list[int]]
+    keys: _Keys
+
+
+class TourJson(_Head, _Tail):
+    """:meth:`Tour.to_dict`: a tour as JSON (``knight tour --json``), squares as ``[row, col]``."""
+
+    squares: list[list[int]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,7 +197,7 @@ class Tour:
 
     # --- plain data -------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TourJson:
         """The tour as JSON-ready data (squares as ``[row, col]``); :meth:`json_chunks` writes the same
         document as text without a Python object per square."""
         return {**self._head(), "squares": [list(square) for square in self.squares], **self._tail()}
@@ -176,10 +216,10 @@ class Tour:
             yield _json_pairs(rows, cols, last=last)
         yield "], " + json.dumps(self._tail())[1:]
 
-    def _head(self) -> dict[str, Any]:
+    def _head(self) -> _Head:
         return {"board": [self.board.n, self.board.m], "start": list(self.start)}
 
-    def _tail(self) -> dict[str, Any]:
+    def _tail(self) -> _Tail:
         return {
             "length": self.length,
             "full": self.full,

@@ -31,7 +31,7 @@ from knight.engine import METHODS
 from knight.engine.board import MAX_SQUARES
 from knight.engine.parameters import Parameter
 from knight.runner.jobs import (
-    ESTIMATE_DEFAULTS,
+    ESTIMATE_DEFAULT,
     MAX_PROBES,
     MAX_RATE_NODES,
     MAX_REPEATS,
@@ -181,9 +181,8 @@ class JobFile(_Table):
     ]
     description: Annotated[StrictStr, _must_be("a string")] = ""
     source: Annotated[StrictStr, _must_be("a string")] = ""
-    # each sweep is checked on its own, by its method's model (below)
     sweep: Annotated[
-        list[dict[str, Any]],
+        list[dict[str, Any]],  # TOML tables as read: each sweep is checked on its own, by its method's model (below)
         Field(min_length=1),
         _otherwise(lambda _: "give at least one [[sweep]] table with boards, starts and method"),
     ] = Field(default_factory=list, validate_default=True)
@@ -218,6 +217,7 @@ def _tour_parameter(parameter: Parameter) -> Any:
 
 def _tour_sweep(method: str) -> type[SweepTable]:
     """The model of a sweep of the tour method ``method``, its ``params`` made from the engine's descriptions."""
+    # pydantic's field definitions, (type, default) each: create_model takes them as Any (a type form)
     fields: dict[str, Any] = {name: (_tour_parameter(p), None) for name, p in METHODS[method].parameters.items()}
     params = create_model(f"params of {method}", __base__=_Table, **fields)
     return create_model(f"sweep of {method}", __base__=SweepTable, params=(params, params()))
@@ -245,14 +245,14 @@ class EstimateParams(_Table):
     probes: Annotated[
         _Axis[Annotated[StrictInt, Field(ge=1, le=MAX_PROBES)]],
         _must_be(f"a number of Knuth's random probes, 1..{MAX_PROBES:,}"),
-    ] = [ESTIMATE_DEFAULTS["probes"]]
+    ] = [ESTIMATE_DEFAULT.probes]
     seed: Annotated[_Axis[Annotated[StrictInt, Field(ge=0)]], _must_be("a non-negative integer, the probes' seed")] = [
-        ESTIMATE_DEFAULTS["seed"]
+        ESTIMATE_DEFAULT.seed
     ]
     rate_nodes: Annotated[
         _Axis[Annotated[StrictInt, Field(ge=0, le=MAX_RATE_NODES)]],
         _must_be(f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,}"),
-    ] = [ESTIMATE_DEFAULTS["rate_nodes"]]
+    ] = [ESTIMATE_DEFAULT.rate_nodes]
 
 
 class EstimateSweep(SweepTable):

@@ -60,6 +60,7 @@ plans stay here, by hand.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -73,10 +74,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from knight.engine import METHODS, Board, InvalidInput
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
+from knight.engine.parameters import Params, ParamValue
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.runner.shipped import job_file, shipped_jobs
-from knight.tasks import CENSUS, ESTIMATE, CensusPlan, Task
+from knight.tasks import CENSUS, ESTIMATE, CensusPlan, EstimateParams, Task
 
 if TYPE_CHECKING:  # the models are loaded when a file is read (knight.runner.jobfile)
     from knight.runner.jobfile import BoardRange, CensusParams, SweepTable
@@ -120,10 +122,11 @@ MAX_REPEATS = 100_000
 MAX_TASKS = 10_000_000
 
 #: A tree-size sweep's parameters when the file leaves them out.
-ESTIMATE_DEFAULTS: dict[str, Any] = {"probes": 100_000, "seed": 0, "rate_nodes": 0}
+ESTIMATE_DEFAULT = EstimateParams(probes=100_000, seed=0, rate_nodes=0)
+ESTIMATE_DEFAULTS: Params = dataclasses.asdict(ESTIMATE_DEFAULT)
 #: Default value of each parameter, so that a task's key does not depend on how the job spelled it
 #: (a method's from its :class:`~knight.engine.parameters.Parameter` descriptions).
-PARAMETER_DEFAULTS: dict[str, dict[str, Any]] = {
+PARAMETER_DEFAULTS: dict[str, Params] = {
     **{name: method.defaults() for name, method in METHODS.items()},
     ESTIMATE: ESTIMATE_DEFAULTS,
 }
@@ -139,7 +142,7 @@ class Sweep:
     method: str
     boards: tuple[Board, ...]
     starts: Any  # "all", "corners", a tuple of squares, or ("sample", K, seed)
-    param_grid: tuple[dict[str, Any], ...]
+    param_grid: tuple[Params, ...]
     plans: tuple[CensusPlan, ...] = ()  # a census sweep's censuses, listed when the file is read
 
     def censuses(self) -> list[CensusPlan]:
@@ -233,7 +236,7 @@ def load_job(path: str | Path, *, force: bool = False) -> Job:
     return parse_job(data, path, force=force)
 
 
-def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job:
+def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job:  # TOML as read: checked below
     """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`; its size is counted
     before each sweep is expanded, and more than :data:`MAX_TASKS` tasks are refused unless ``force``."""
     from knight.runner.jobfile import SWEEP_MODELS, JobFile, SweepTable, checked  # pydantic: loaded to read a file
@@ -363,14 +366,14 @@ def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) 
             where.fail("boards", f"{what} on boards of at most {squares} squares; {board} has {board.size}")
 
 
-def _seeded(method: str, params: dict[str, Any]) -> bool:
+def _seeded(method: str, params: Params) -> bool:
     """True for the parameter sets that take a random seed: the random walk and random ties."""
     return method == RANDOM_WALK or params.get("tie") == "random"
 
 
 def _grid(
-    method: str, choices: dict[str, list[Any]], repeats: int | None, starts: int, where: _Where
-) -> tuple[dict[str, Any], ...]:
+    method: str, choices: dict[str, list[ParamValue]], repeats: int | None, starts: int, where: _Where
+) -> tuple[Params, ...]:
     """The parameter grid of a tour method's sweep over ``starts`` start squares in all, counted before it is built."""
     seeds = choices.pop("seed", None)
     if repeats is not None:
@@ -383,7 +386,7 @@ def _grid(
             where.fail("repeats", "give either repeats or params.seed, not both")
     per_set = len(seeds) if seeds is not None else (repeats or 1)  # at most, for the seeded sets
     where.grid(math.prod(len(values) for values in choices.values()) * per_set, starts)
-    grid: list[dict[str, Any]] = []
+    grid: list[Params] = []
     for combination in itertools.product(*choices.values()):
         params = {**METHODS[method].defaults(), **dict(zip(choices, combination))}
         if _seeded(method, params):
@@ -439,7 +442,7 @@ def census_job(spec: CensusSpec) -> Job:
         name += "-from-" + "-".join(f"{row}.{col}" for row, col in spec.starts)
     if spec.depth != 1:
         name += f"-depth-{spec.depth}"
-    params = {"closed": spec.closed, "removed": spec.removed, "depth": spec.depth}
+    params: Params = {"closed": spec.closed, "removed": spec.removed, "depth": spec.depth}
     sweep = Sweep(
         name, CENSUS, (spec.board,), "all" if spec.starts is None else spec.starts, (params,), (CensusPlan.of(spec),)
     )

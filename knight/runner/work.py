@@ -69,12 +69,12 @@ def _estimate(task: Task) -> TaskResult:
     """Knuth's estimate of the plain backtracking tree from the task's start; the exact tree on small
     boards; and, when ``rate_nodes`` asks, the node rate of plain backtracking, timed here (not in the
     engine, which stays free of clocks)."""
-    params = task.params_dict
     board = task.board
     try:
-        estimate = knuth_estimate(board, task.start, params["probes"], params["seed"], compiled=True)
+        params = task.estimate
+        estimate = knuth_estimate(board, task.start, params.probes, params.seed, compiled=True)
         exact = plain_tree(board, task.start, compiled=True) if board.size <= EXACT_TREE_UP_TO else None
-        timed = time_plain_search(board, task.start, params["rate_nodes"]) if params["rate_nodes"] else None
+        timed = time_plain_search(board, task.start, params.rate_nodes) if params.rate_nodes else None
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %.4g nodes estimated", task.key, task.describe(), estimate.node_mean)
