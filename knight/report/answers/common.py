@@ -13,6 +13,7 @@ from knight.engine import Board
 from knight.engine.board import Square
 from knight.engine.diagrams import MARGIN, SQUARE, heat_map_svg, numbered_tour_svg, outcome_board_svg
 from knight.engine.tour import Tour
+from knight.errors import MissingData
 from knight.report.reach import Reach, reach_by_rule
 from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
 
@@ -23,6 +24,7 @@ __all__ = [
     "OneTour",
     "StoreData",
     "agreement",
+    "at_starts",
     "count_of",
     "count_words",
     "failures",
@@ -82,6 +84,24 @@ def start_grid(board: Board, by_start: dict[Square, TourRecord], value: Callable
 def reached_map(board: Board, by_start: dict[Square, TourRecord], title: str) -> str:
     """A heat map of the squares each start's tour reached, on one scale from 1 to the whole board."""
     return heat_map_svg(board, start_grid(board, by_start, lambda r: r.length), title=title, low=1, high=board.size)
+
+
+def at_starts(
+    results: Results, method: str, n: int, m: int, starts: Iterable[Square], **params: object
+) -> list[TourRecord]:
+    """One record of ``method`` on n × m from each of ``starts``, in their order. A store that has runs of it but not
+    from every one of these starts (a job run from other starts) raises MissingData naming those it lacks and what to
+    run, as a store without any does, rather than a KeyError."""
+    found = results.by_start(method, n, m, **params)
+    wanted = list(starts)
+    lacking = [start for start in wanted if start not in found]
+    if lacking:
+        described = "".join(f", {key}={value}" for key, value in params.items())
+        raise MissingData(
+            f"the store has no {method} tours on {n} × {m}{described} from "
+            f"{', '.join(map(str, lacking))}; run `{results.hint}` first"
+        )
+    return [found[start] for start in wanted]
 
 
 def count_of(part: int, whole: int, noun: str) -> str:

@@ -14,6 +14,7 @@ from knight.engine.diagrams import heat_map_svg, numbered_tour_svg
 from knight.report.answers.common import (
     Failure,
     StoreData,
+    at_starts,
     count_words,
     failures,
     failures_text,
@@ -154,7 +155,7 @@ class Naive:
 def deitel_naive(data: StoreData) -> Naive:
     board = Board(8, 8)
     naive = data.results.by_start("naive", 8, 8)
-    corner = naive[(0, 0)]
+    (corner,) = at_starts(data.results, "naive", 8, 8, [(0, 0)])
     moves = [record.length - 1 for record in naive.values()]
     return Naive(
         corner_moves=corner.length - 1,
@@ -234,7 +235,7 @@ class Heuristic:
 def deitel_heuristic(data: StoreData) -> Heuristic:
     updated = data.results.by_start("warnsdorff", 8, 8, tie="first")
     corners = [Corner(start, updated[start].full, updated[start].length) for start in CORNERS_8 if start in updated]
-    corner = updated[(0, 0)]
+    (corner,) = at_starts(data.results, "warnsdorff", 8, 8, [(0, 0)], tie="first")
     rules = []
     for tie in TIE_BREAKS:
         records = [r for r in data.results.select("warnsdorff", 8, 8, tie=tie) if r.start in CORNERS_8]

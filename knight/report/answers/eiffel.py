@@ -117,6 +117,8 @@ def eiffel_first(data: StoreData) -> FirstTours:
         ),
         key=lambda r: (r.n, r.params["order"] != "plain"),
     )
+    if not found:  # searches from other starts only (or none that finished): no first tour to show
+        raise MissingData(f"no backtracking search from (0, 0) that found a tour; run `{results.hint}` first")
     first_tours = [FirstTour(r.n, board_text(r.n), r.params["order"], r.work) for r in found]
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
     drawn = next((i for i, t in enumerate(first_tours) if t.order == "plain"), 0)

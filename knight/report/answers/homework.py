@@ -3,7 +3,7 @@ squares a tour starts at all)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from knight.engine import TIE_BREAKS, Board
@@ -14,6 +14,7 @@ from knight.report.answers.common import (
     NumberedBoard,
     OneTour,
     StoreData,
+    at_starts,
     failures,
     failures_text,
     numbered_board,
@@ -75,15 +76,26 @@ class Program(OneTour):
         )
 
 
+def shown_failure(board: Board, failed: Iterable[Square]) -> Square | None:
+    """The start whose partial tour the key and the program's listing both show: the first (in row order) where the
+    program stops short although a tour exists from it (a square of the majority colour), else the first where it
+    stops short; None when it never does."""
+    ordered = sorted(failed)
+    majority = [s for s in ordered if board.colour(s) != board.minority_colour()]
+    return next(iter(majority or ordered), None)
+
+
 def homework_program(data: StoreData) -> Program:
     first = data.results.by_start("warnsdorff", 5, 5, tie="first")
-    corner = first[(0, 0)]
+    (corner,) = at_starts(data.results, "warnsdorff", 5, 5, [(0, 0)], tie="first")
     failed = [r for r in first.values() if not r.full]
+    shown = shown_failure(Board(5, 5), (r.start for r in failed))
+    partial = first[shown] if shown is not None else None
     return Program(
         full_array=corner.tour().array().tolist(),
         full=corner.full,
         length=corner.length,
-        partial=Partial(failed[0].start, failed[0].length, failed[0].tour().array().tolist()) if failed else None,
+        partial=Partial(partial.start, partial.length, partial.tour().array().tolist()) if partial else None,
         failures=len(failed),
         failing=_failing_words(Board(5, 5), failures(failed)),
     )
@@ -215,7 +227,7 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
         first = data.results.by_start("warnsdorff", size, size, tie="first")
         question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [(s[0], s[1]) for s in question.starts] or sorted(first)
-        chosen = [first[s] for s in asked]
+        chosen = at_starts(data.results, "warnsdorff", size, size, asked, tie="first")
         sampled = len(chosen) < len(first)
         failed = failures(first.values())
         rules = []
