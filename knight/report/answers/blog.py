@@ -226,7 +226,11 @@ class Script:
             if self.first_failure
             else f"nowhere up to m = {self.largest if self.largest is not None else '—'}"
         )
-        return f"It completes from {self.complete} of the {self.starts} squares of 8 × 8; from the corner it first fails {where}."
+        # as printed it stops with an error (D6's notes); the figures are the script's once made to run
+        return (
+            f"As printed it does not run; made to run, it completes from {self.complete} of the {self.starts} squares "
+            f"of 8 × 8; from the corner it first fails {where}."
+        )
 
 
 def blog_script(data: StoreData) -> Script:
