@@ -16,7 +16,7 @@ import typer
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
-from knight.cli.run import StoreOption
+from knight.cli.run import StoreOption, run_everything
 from knight.store.location import store_path
 
 if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `knight --help` loads none
@@ -329,7 +329,7 @@ def _print_table(
 ) -> None:
     console = _console()
     if not rows and not counted and not estimated:
-        console.print("The store holds no results yet: run `knight run jobs/*.toml`.")
+        console.print(f"The store holds no results yet: run `{run_everything()}`.")
         return
     if rows:
         title = (
@@ -459,7 +459,7 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
     if not by_rule:
         fail(
             "the store has no board-size study (warnsdorff from the corner of m x m boards); "
-            "run `knight run jobs/board-sizes.toml` first"
+            "run `knight run board-sizes` first"
         )
     largest = max(rule.sides[-1] for rule in by_rule.values())
     ranges = side_ranges(largest, columns=10)

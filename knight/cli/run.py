@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -28,6 +28,8 @@ __all__ = [
     "check_run_options",
     "run_in_store",
     "summary_line",
+    "shipped_names",
+    "run_everything",
 ]
 
 EXIT_ALL_DONE = 0
@@ -71,16 +73,36 @@ WorkersOption = Annotated[
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
 
 
+def _jobs_argument() -> Any:
+    """The JOBS argument, whose help names the shipped jobs when it is shown (the runner is not loaded before)."""
+    argument = typer.Argument(help="", show_default=False)
+    argument.described_by = lambda: f"Job files (TOML), or names of shipped jobs: {', '.join(shipped_names())}."
+    return argument
+
+
+def shipped_names() -> list[str]:
+    """The jobs shipped with knight, by name (the heavy studies as ``full/NAME``)."""
+    from knight.runner.shipped import shipped_jobs
+
+    return shipped_jobs()
+
+
+def run_everything() -> str:
+    """The command that runs every job the default report answers, wherever knight is installed (what
+    ``knight run jobs/*.toml`` does in a clone)."""
+    return "knight run " + " ".join(name for name in shipped_names() if "/" not in name)
+
+
 @app.command(
     cls=KnightCommand,
     epilog=examples(
-        "knight run jobs/*.toml",
+        "knight run homework-8 deitel-7.24",
         "knight run homework-8 --workers 1 --store /tmp/hw.sqlite -v",
-        "knight run jobs/board-sizes.toml --quiet --json",
+        "knight run my-job.toml --quiet --json",
     ),
 )
 def run(
-    jobs: Annotated[list[Path], typer.Argument(help="Job files (TOML), e.g. jobs/*.toml.", show_default=False)],
+    jobs: Annotated[list[Path], _jobs_argument()],
     workers: WorkersOption = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",

@@ -22,7 +22,7 @@ EXIT_DAMAGED = 1
     epilog=examples(
         "knight verify",
         "knight verify --store /tmp/hw.sqlite --json",
-        "knight verify --repair && knight run jobs/*.toml",
+        "knight verify --repair && knight run homework-8",
     ),
 )
 def verify(

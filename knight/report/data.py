@@ -37,7 +37,7 @@ def load_census(store: Path) -> list[CensusRecord]:
     >>> load_census(Path("no-such-store.sqlite"))
     Traceback (most recent call last):
     ...
-    knight.errors.MissingData: no-such-store.sqlite does not exist; run `knight run jobs/*.toml` first, or give --store
+    knight.errors.MissingData: no-such-store.sqlite does not exist; run `knight run homework-8` (or another job) first, or give --store
     """
     with _reading(store) as opened:
         return opened.censuses()

@@ -61,7 +61,7 @@ def open_readable(path: Path) -> sqlite3.Connection:
     make its -shm file (read-only media, another user's folder) is read as immutable when no log is beside it."""
     if not path.is_file():
         what = "is a directory, not a store" if path.is_dir() else "does not exist"
-        raise MissingData(f"{path} {what}; run `knight run jobs/*.toml` first, or give --store")
+        raise MissingData(f"{path} {what}; run `knight run homework-8` (or another job) first, or give --store")
     try:
         try:
             db, version = _connect_read_only(path, immutable=False)
@@ -87,7 +87,7 @@ def open_readable(path: Path) -> sqlite3.Connection:
         return db
     db.close()
     if version is None:
-        raise MissingData(f"the results store {path} is empty; run `knight run jobs/*.toml` first")
+        raise MissingData(f"the results store {path} is empty; run `knight run homework-8` (or another job) first")
     raise StoreVersionError(path, version, schema.SCHEMA_VERSION)
 
 
