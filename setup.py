@@ -1,7 +1,18 @@
-"""The build hook: records in the wheel which commit it was built from.
+"""The build hooks: the wheel carries the kernels compiled ahead of time and the commit it was built from.
 
-Everything about the distribution is in pyproject.toml; this file only adds one step to setuptools'
-``build_py``: it writes ``knight/_build.json`` (``{"commit": "<short hash>"}``, with ``-dirty`` when
+Everything about the distribution is in pyproject.toml; this file adds two steps to setuptools'
+``build_py``.
+
+The kernels: ``python -m knight.aot --into <build>/knight/engine`` compiles the engine's kernels into one
+extension module inside the wheel (numba, pinned in pyproject.toml's ``[build-system]``, is needed to
+build it, not to run it), so an installed wheel runs compiled code with no numba and writes nothing
+beside itself; the wheel is tagged for this Python and platform. An editable install builds the module
+into the checkout's ``knight/engine/__pycache__`` instead, as ``python -m knight.aot`` does. When it cannot
+be built (no C compiler, no numba) the build goes on without it, with a warning: the kernels are then
+JIT-compiled, or run interpreted without numba. ``KNIGHT_REQUIRE_KERNELS=1`` makes that an error (the
+release workflow sets it); ``KNIGHT_BUILD_KERNELS=0`` skips the step.
+
+The commit: it writes ``knight/_build.json`` (``{"commit": "<short hash>"}``, with ``-dirty`` when
 tracked files differ from that commit, or ``null`` when the source is not a git checkout) into the
 built package, never into the source tree. An sdist carries the same file, so a wheel built from it
 (``python -m build`` does that) names the commit the sdist was made from. The report's
@@ -16,9 +27,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
@@ -59,15 +71,36 @@ def write_build_file(root: Path) -> None:
     target.write_text(json.dumps({"commit": source_commit()}) + "\n", encoding="utf-8")
 
 
+def build_kernels(into: Path | None) -> None:
+    """Compile the kernels into ``into`` (a wheel's ``knight/engine``; None: the checkout's own folder), from
+    this source tree's engine, in a process of its own (numba and the engine stay out of setuptools')."""
+    if os.environ.get("KNIGHT_BUILD_KERNELS") == "0":
+        return
+    command = [sys.executable, "-m", "knight.aot", *(["--into", str(into)] if into else [])]
+    # Bytecode stays out of the source tree; the source tree's knight, not an installed one, is compiled.
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(SOURCE)}
+    done = subprocess.run(command, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=1800)
+    if done.returncode == 0:
+        print(done.stdout.strip())
+        return
+    why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+    if os.environ.get("KNIGHT_REQUIRE_KERNELS") == "1":
+        raise SystemExit(f"error: the kernels could not be compiled: {why}")
+    print(f"warning: the kernels could not be compiled ({why}); the package is built without them", file=sys.stderr)
+
+
 class BuildWithCommit(build_py):
-    """setuptools' build_py, plus ``knight/_build.json`` naming the commit (not for editable installs)."""
+    """setuptools' build_py, plus the compiled kernels and ``knight/_build.json`` naming the commit (for an
+    editable install, only the kernels, into the checkout)."""
 
     def run(self) -> None:
         if not self.editable_mode:  # start from an empty build/lib: a module deleted from the source stays out
             shutil.rmtree(Path(self.build_lib) / "knight", ignore_errors=True)
         super().run()
         if self.editable_mode:
+            build_kernels(None)
             return
+        build_kernels(Path(self.build_lib) / "knight" / "engine")
         write_build_file(Path(self.build_lib))
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
@@ -85,4 +118,11 @@ class SdistWithCommit(sdist):
         write_build_file(Path(base_dir))
 
 
-setup(cmdclass={"build_py": BuildWithCommit, "sdist": SdistWithCommit})
+class CompiledDistribution(Distribution):
+    """A distribution whose wheel is tagged for one Python and platform: it carries a compiled module."""
+
+    def has_ext_modules(self) -> bool:
+        return True
+
+
+setup(distclass=CompiledDistribution, cmdclass={"build_py": BuildWithCommit, "sdist": SdistWithCommit})

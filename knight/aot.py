@@ -1,6 +1,7 @@
 """Compile the engine's kernels ahead of time, so that commands need neither numba nor LLVM to run them.
 
-    python -m knight.aot [--force]        (make install runs it)
+    python -m knight.aot [--force] [--into FOLDER]     (make install runs it; building a wheel runs it
+                                                        --into the wheel's knight/engine, see setup.py)
 
 Every :class:`~knight.engine.kernel.Kernel` of the engine goes, with its declared signature (and the steps it
 calls, :func:`~knight.engine.kernel.kernel_step`, compiled into it), into one
@@ -8,7 +9,14 @@ extension module built by numba's ``pycc`` for the generic CPU of this architect
 of the JIT's host-tuned code here, and still right on another machine sharing the folder). The module is
 named after a fingerprint of the engine's sources and written beside their bytecode (or, when that folder
 is read-only, to the user's cache folder); older builds there are removed. Building takes ~15 s and needs
-a C compiler; without one, nothing changes: the kernels are JIT-compiled as before.
+numba (the ``jit`` extra, or the build requirement of pyproject.toml) and a C compiler; without them,
+nothing changes: the kernels are JIT-compiled as before (or run interpreted, without numba).
+
+numba's ``pycc`` is pending deprecation (since numba 0.57; its replacement is still being developed), so
+pyproject.toml's build requirement pins numba to the releases whose ``pycc`` builds these kernels. When a
+release removes ``pycc``, nothing breaks: the pin keeps building wheels with the last release that has it;
+with a newer numba installed by hand, ``python -m knight.aot`` says the compiler is not available and the
+kernels are JIT-compiled instead. The kernels then move to numba's replacement for ``pycc``.
 
 Exit status: 0 built or already up to date, 1 the build failed (the message says why).
 """
@@ -29,7 +37,15 @@ from pathlib import Path
 
 import knight.engine
 from knight.engine import kernel as kernel_module
-from knight.engine.kernel import Kernel, ahead_of_time_module, module_folders, module_name, register_steps
+from knight.engine.kernel import (
+    SHIPPED_FOLDER,
+    Kernel,
+    ahead_of_time_module,
+    import_numba,
+    module_folders,
+    module_name,
+    register_steps,
+)
 
 __all__ = ["engine_kernels", "build"]
 
@@ -47,19 +63,32 @@ def engine_kernels() -> list[Kernel]:
 
 def build(folder: Path | None = None, *, force: bool = False) -> Path:
     """Build the module into ``folder`` (by default the first writable of :func:`module_folders`) unless it is
-    there already; return its path. Raises RuntimeError when it cannot be built."""
+    there already; return its path. Into a ``folder`` named by the caller (a wheel's), a module these sources
+    have already built elsewhere (:func:`module_folders`) is copied rather than compiled again, unless
+    ``force``. Raises RuntimeError when it cannot be built."""
     name = module_name()
     folder = folder or _writable_folder()
-    target = folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])  # this Python's: another's may be there
+    filename = name + importlib.machinery.EXTENSION_SUFFIXES[0]  # this Python's: another's may be there
+    target = folder / filename
     if target.is_file() and not force:
         return target
+    built_before = [] if force else [each / filename for each in module_folders() if (each / filename).is_file()]
+    folder.mkdir(parents=True, exist_ok=True)
+    if built_before:  # the same sources, this Python: the same module, without the ~15 s
+        partial = folder / f".{filename}.partial"
+        shutil.copyfile(built_before[0], partial)
+        os.replace(partial, target)  # atomic, as below
+        return target
     try:
+        import_numba()
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # pycc's pending deprecation: it still works, and the JIT stands behind
+            warnings.simplefilter("ignore")  # pycc's pending deprecation: see the module's docstring
             from numba.pycc import CC
             from numba.pycc.platform import external_compiler_works
     except ImportError as error:
-        raise RuntimeError(f"numba's ahead-of-time compiler is not available ({error})") from error
+        raise RuntimeError(
+            f"numba's ahead-of-time compiler is not available ({error}; pip install 'knights-tour-lab[jit]')"
+        ) from error
     if not external_compiler_works():  # found out in a moment, not after compiling every kernel
         raise RuntimeError("no working C compiler (install one, e.g. `apt-get install gcc`, then run this again)")
     with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
@@ -99,6 +128,8 @@ def _tidy(folder: Path, keep: Path) -> None:
 
 def _writable_folder() -> Path:
     for folder in module_folders():
+        if folder == SHIPPED_FOLDER:  # a wheel's place (setup.py puts it there), never a checkout's sources
+            continue
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
@@ -111,13 +142,17 @@ def _writable_folder() -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m knight.aot", description=__doc__.splitlines()[0])
     parser.add_argument("--force", action="store_true", help="build even when an up-to-date module exists")
+    parser.add_argument("--into", type=Path, metavar="FOLDER", help="build into FOLDER (a wheel's knight/engine)")
     options = parser.parse_args(argv)
     started = time.monotonic()
     try:
-        path = build(force=options.force)
+        path = build(folder=options.into, force=options.force)
     except RuntimeError as error:
         print(f"knight.aot: {error}; the kernels will be JIT-compiled by numba instead", file=sys.stderr)
         return 1
+    if options.into is not None:  # built for another install: it does not load from here
+        print(f"knight.aot: kernels compiled ahead of time: {path}")
+        return 0
     ahead_of_time_module.cache_clear()
     if os.environ.get("KNIGHT_AOT") == "0":
         print(f"knight.aot: kernels compiled ahead of time: {path} (not used while KNIGHT_AOT=0)")

@@ -10,6 +10,12 @@ install, none from the checkout (the editable install's finder would otherwise s
 report's colophon must name the version of the installed metadata and the commit the build recorded,
 never the commit of the directory it runs in. About 7.5 s for this file on this machine (building and
 installing: 1.5 s; the three commands: 5.3 s).
+
+The wheel carries the kernels compiled ahead of time (setup.py; the build copies the checkout's module when
+its sources have one, else compiles it, ~15 s), so it is tagged for this Python and platform. A second test
+installs it, with its dependencies from the package index, into an empty virtual environment that has no
+numba (~10 s with pip's cache warm) and runs `knight tour 1000`, `knight census 5` and `knight grade` there
+on the compiled kernels: site-packages is the same afterwards, bytecode aside.
 """
 
 from __future__ import annotations
@@ -41,14 +47,16 @@ method = "warnsdorff"
 """
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The directory the freshly built wheel was installed into (``pip install --target``)."""
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from this checkout, once per session."""
     root = tmp_path_factory.mktemp("wheel")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     built = subprocess.run(
         [
-            *pip,
+            *PIP,
             "wheel",
             "--no-deps",
             "--no-build-isolation",
@@ -62,11 +70,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=300,
     )
     assert built.returncode == 0, built.stderr[-3000:]
-    (wheel,) = (root / "dist").glob("*.whl")
-    assert wheel.name.startswith(DISTRIBUTION.replace("-", "_") + "-")
-    target = root / "site"
+    (found,) = (root / "dist").glob("*.whl")
+    assert found.name.startswith(DISTRIBUTION.replace("-", "_") + "-")
+    return found
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The directory the freshly built wheel was installed into (``pip install --target``)."""
+    target = tmp_path_factory.mktemp("site")
     done = subprocess.run(
-        [*pip, "install", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
+        [*PIP, "install", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -168,13 +182,16 @@ def test_the_installed_version_is_the_metadata_version(installed: Path, elsewher
 
 
 def test_the_wheel_carries_every_file_the_package_reads(installed: Path) -> None:
-    """Every data file of the source package (templates, CSS, JS, questions, job files) is in the install."""
+    """Every data file of the source package (templates, CSS, JS, questions, job files) is in the install; not
+    the tools' (ruff's settings for the reference programs, a cache folder) nor compiled kernels of a checkout."""
     source = REPO / "knight"
     wanted = {
         (Path(folder) / name).relative_to(source)
         for folder, _, names in os.walk(source, followlinks=True)  # knight/jobs is a link to jobs/
         for name in names
-        if "__pycache__" not in Path(folder).parts and not name.endswith((".py", ".pyc"))
+        if not any(part == "__pycache__" or part.startswith(".") for part in Path(folder).relative_to(source).parts)
+        and not name.endswith((".py", ".pyc"))
+        and name != "ruff.toml"
     }
     missing = sorted(str(path) for path in wanted if not (installed / "knight" / path).is_file())
     assert wanted and missing == []
@@ -207,3 +224,72 @@ def test_a_job_file_that_exists_wins_over_a_shipped_job_of_that_name(tmp_path: P
     assert load_job("homework-8.toml").name == "tiny"
     assert load_job("homework-8").name == "homework-8"  # no file of that name here: the shipped job
     assert job_file("no-such-job") == Path("no-such-job")
+
+
+def test_the_wheel_carries_the_compiled_kernels_and_is_tagged_for_this_platform(wheel: Path, installed: Path) -> None:
+    from knight.engine.kernel import module_name
+
+    assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a compiled module: one Python, one platform
+    shipped = sorted(path.name for path in (installed / "knight" / "engine").glob("knight_kernels_*"))
+    assert len(shipped) == 1 and shipped[0].startswith(module_name() + "."), shipped
+
+
+@pytest.fixture(scope="module")
+def empty_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A virtual environment made empty (no pip, no numba) into which the wheel and the core's dependencies
+    were installed, as `pip install knights-tour-lab` would."""
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    done = subprocess.run(
+        [*PIP, "--python", str(python), "install", "--quiet", str(wheel)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return venv
+
+
+def _site_packages(venv: Path) -> Path:
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    return site
+
+
+def _site_files(venv: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the venv's site-packages but bytecode, with its size and modification time."""
+    site = _site_packages(venv)
+    return {
+        str(path.relative_to(site)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in site.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    }
+
+
+def test_the_wheel_in_an_empty_venv_runs_compiled_without_numba_and_writes_nothing_beside_itself(
+    empty_venv: Path, tmp_path: Path
+) -> None:
+    python, knight = empty_venv / "bin" / "python", empty_venv / "bin" / "knight"
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("KNIGHT_", "PYTHON", "NUMBA_"))}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), KNIGHT_STORE=str(tmp_path / "store.sqlite"))
+    before = _site_files(empty_venv)
+
+    def run(*command: str | Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+
+    probe = run(python, "-c", "import importlib.util as u; print(u.find_spec('numba'), u.find_spec('matplotlib'))")
+    assert probe.stdout.split() == ["None", "None"], probe.stderr  # the core alone: no JIT, no report
+    loaded = run(python, "-c", "from knight.engine.kernel import ahead_of_time_module as m; print(m().__file__)")
+    assert Path(loaded.stdout.strip()).parent == _site_packages(empty_venv) / "knight" / "engine", loaded.stderr
+
+    tour = run(knight, "tour", "1000")  # Warnsdorff's first-move rule stops short on 1000 x 1000: exit 1
+    assert tour.returncode in (0, 1) and "1000x1000" in tour.stdout, tour.stderr[-2000:]
+    census = run(knight, "census", "5", "--json")
+    assert census.returncode == 0, census.stderr[-2000:]
+    assert json.loads(census.stdout)["total"] == 1728
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "ada.txt").write_text(run(knight, "tour", "5").stdout)
+    grade = run(knight, "grade", "class", "--out", "graded")
+    assert grade.returncode == 0, grade.stderr[-2000:]
+    assert (tmp_path / "graded" / "ada.html").is_file() and "ada" in (tmp_path / "graded" / "gradebook.csv").read_text()
+    for done in (tour, census, grade):
+        assert "notice" not in done.stderr  # compiled, not interpreted
+
+    assert _site_files(empty_venv) == before
