@@ -145,7 +145,7 @@ def test_a_sub_directory_swapped_for_a_link_after_listing_is_not_read_through(tm
     (folder / "sub").symlink_to(outside)
     batch = grade_directory(folder, tmp_path / "out", listing=listing)
     row = next(row for row in batch.rows if row.file == "b_link.txt")
-    assert row.result is None and "became a link" in row.note, (row.note, row.result and row.result.board)
+    assert row.result is None and "replaced by a link" in row.note, (row.note, row.result and row.result.board)
     assert "6x6" not in (tmp_path / "out" / "b_link.html").read_text()
 
 

@@ -3,8 +3,9 @@
 Nothing here blocks, streams forever or leaves the folder: a file is opened without blocking
 (``O_NONBLOCK``: a FIFO with no writer opens at once) and refused unless ``fstat`` says it is a regular
 file; at most ``limit + 1`` bytes are read, so the caller can tell a file that is too large; a folder's
-entries are looked at with ``lstat`` before anything is opened, and a link is followed only to a regular
-file inside the folder. Every refusal is an :class:`~knight.errors.Unreadable` whose message says why and
+entries are looked at with ``lstat`` before anything is opened, a link is followed only to a regular
+file inside the folder, and a file of the folder is opened from the folder one name at a time, none of them a
+link (so that what was listed inside cannot be swapped for a way out). Every refusal is an :class:`~knight.errors.Unreadable` whose message says why and
 what to do, or, for an entry of a folder, the reason it is skipped (its gradebook row says it).
 """
 
@@ -52,7 +53,7 @@ def read_regular(path: Path | str, limit: int, *, follow: bool = True, within: P
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENOTDIR) and (not follow or within is not None):
             raise Unreadable(
-                "the file or a folder on its way became a link while it was read; grade it again"
+                "the file, or a folder on the way to it, was replaced by a link while it was read; grade it again"
             ) from None
         if error.errno == errno.ENXIO:  # a socket, or a FIFO some systems refuse to open without blocking
             raise Unreadable("not a regular file; give a text file") from None
