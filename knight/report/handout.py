@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from string import ascii_lowercase
-from typing import Any
+from typing import Any, TypedDict
 
 from markupsafe import Markup, escape
 
@@ -45,7 +45,7 @@ SHOWS = ("accessibility", "script", "join-moves")
 SCRIPT_AS_PRINTED = "programs/blog_script_as_printed.txt"
 
 
-def handout_context() -> dict[str, Any]:
+def handout_context() -> dict[str, Any]:  # jinja's namespace for the handout, merged with its footer
     """What ``handout.html.j2`` shows: the move tables and, per document, its questions,
     each labelled (A1, A2, …) and with its parts (a, b, …) and empty boards."""
     sections = []
@@ -83,7 +83,46 @@ def script_as_printed() -> list[str]:
     return resources.files("knight").joinpath(SCRIPT_AS_PRINTED).read_text(encoding="utf-8").splitlines()
 
 
-def _question(question: Question, label: str) -> dict[str, Any]:
+class EmptyBoard(TypedDict):
+    """A board to number or mark in, drawn: its SVG, its caption, and its longer side (its drawn size)."""
+
+    svg: str
+    caption: str
+    size: str
+
+
+class HandoutPart(TypedDict):
+    """A part of a question as ``handout.html.j2`` shows it (see :func:`_part`)."""
+
+    letter: str
+    ask: str
+    space: str
+    label: str
+    boxes: list[str]
+    extension: bool
+    rules: int
+    grids: list[EmptyBoard]
+    legend: str
+
+
+class HandoutQuestion(TypedDict):
+    """A question as ``handout.html.j2`` shows it (see :func:`_question`)."""
+
+    id: str
+    anchor: str
+    label: str
+    extension: bool
+    quote: str
+    note: str
+    parts: list[HandoutPart]
+    boards: list[EmptyBoard]
+    layout: str
+    grid_at: int
+    accessibility: list[list[int]]
+    script: list[str]
+
+
+def _question(question: Question, label: str) -> HandoutQuestion:
     unknown = set(question.handout_shows) - set(SHOWS)
     if unknown:
         raise ValueError(f"question {question.id}: handout_shows {sorted(unknown)}; use some of {SHOWS}")
@@ -112,9 +151,9 @@ def _question(question: Question, label: str) -> dict[str, Any]:
     }
 
 
-def _boards(question: Question) -> list[dict[str, str]]:
+def _boards(question: Question) -> list[EmptyBoard]:
     """The empty boards a question asks to number: each with its start ringed or its caption."""
-    boards = []
+    boards: list[EmptyBoard] = []
     for k, (n, m) in enumerate(question.boards):
         start = question.starts[k] if k < len(question.starts) else None
         if start is not None:
@@ -133,7 +172,7 @@ def _boards(question: Question) -> list[dict[str, str]]:
     return boards
 
 
-def _part(part: Part, letter: str) -> dict[str, Any]:
+def _part(part: Part, letter: str) -> HandoutPart:
     """A part as the template shows it: its letter ("" for a question's only part), the question, and
     its answer room: a number box per caption in ``boxes`` (one box without them), tick boxes, ruled lines,
     and the outcome grids where the part runs from every start square, with what to mark in them."""
