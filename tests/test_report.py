@@ -367,3 +367,20 @@ def test_a_render_removes_what_a_killed_render_left_and_refuses_a_bad_out_folder
     for bad in (a_file, a_file / "below"):
         refused = knight(["report", "--no-pdf", "--out", str(bad)], store)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--out" in refused.stderr
+
+
+def test_a_reports_leftovers_are_its_own_temporary_files_only(tmp_path):
+    """A killed render's temporary file is removed; a user's file or folder ending in .partial is not touched,
+    and a folder named like a leftover is no traceback."""
+    from knight.report.render import remove_leftovers
+
+    dead = tmp_path / ".knights-tour.pdf.999999999.k3x_9q0a.partial"  # no such process
+    dead.write_text("a killed render's")
+    notes = tmp_path / ".notes.777777.x.partial"  # a user's file with a loose likeness
+    notes.write_text("a user's notes")
+    folder = tmp_path / ".knights-tour.html.999999999.abcdefgh.partial"  # a folder named like a leftover
+    folder.mkdir()
+    alive = tmp_path / f".knights-tour.html.{os.getpid()}.abcdefgh.partial"  # its writer is still at work
+    alive.write_text("being written")
+    assert remove_leftovers(tmp_path) == [dead]
+    assert notes.exists() and folder.is_dir() and alive.exists() and not dead.exists()

@@ -197,20 +197,36 @@ _PARTIAL = ".partial"
 
 def remove_leftovers(folder: Path) -> list[Path]:
     """Remove the half-written files that a render killed midway left in ``folder`` (those whose
-    writer, named by the process id in the file's name, is gone); return them."""
+    writer, named by the process id in the file's name, is gone); return them.
+
+    Only regular files named exactly as :class:`_atomic` names its temporary files are touched: a user's
+    file or folder that merely ends in ``.partial`` is left alone."""
     removed = []
     for leftover in Path(folder).glob(f".*{_PARTIAL}"):
+        named = _LEFTOVER.fullmatch(leftover.name)
+        if named is None or not _is_regular(leftover):
+            continue
         try:
-            pid = int(leftover.name.rsplit(".", 3)[-3])
-            os.kill(pid, 0)
+            os.kill(int(named.group(1)), 0)
             continue  # its writer is still at work
-        except (ValueError, IndexError, ProcessLookupError):
+        except ProcessLookupError:
             pass
-        except PermissionError:
+        except (PermissionError, OverflowError, ValueError):
             continue
         leftover.unlink(missing_ok=True)
         removed.append(leftover)
     return removed
+
+
+#: A temporary file of :class:`_atomic`: ``.NAME.PID.XXXXXXXX.partial`` (mkstemp's eight random characters).
+_LEFTOVER = re.compile(r"\..+\.(\d{1,10})\.[a-z0-9_]{8}" + re.escape(_PARTIAL))
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 class _atomic:
