@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help install system-libraries kernels browser lint test bench report clean
+.PHONY: help install system-libraries kernels browser lint docs test bench report clean
 
 # The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
 JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
@@ -14,6 +14,7 @@ help:
 	@echo "make test    - lint, type-check and run the test suite"
 	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine), actionlint"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
+	@echo "make docs    - build the docs to docs/_build/html (Sphinx, warnings as errors)"
 	@echo "make clean   - remove the virtual environment and generated files"
 
 $(STAMP): pyproject.toml
@@ -66,7 +67,12 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict knight/engine
 	$(BIN)/actionlint .github/workflows/*.yml
 
-test: $(STAMP) system-libraries kernels browser lint
+# The docs: Markdown pages (MyST) and the command reference generated from the command line itself
+# (sphinx-click, docs/cli_command.py); a warning is an error. `knight site` copies the built HTML.
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+
+test: $(STAMP) system-libraries kernels browser lint docs
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) system-libraries kernels
@@ -81,5 +87,5 @@ report: $(STAMP) system-libraries kernels
 	$(BIN)/knight report --edition key --edition handout $(addprefix --job ,$(JOBS)) $(if $(wildcard course.toml),--course course.toml)
 
 clean:
-	rm -rf $(VENV) reports/out var .pytest_cache .hypothesis .benchmarks
+	rm -rf $(VENV) reports/out var .pytest_cache .hypothesis .benchmarks docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
