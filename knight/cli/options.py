@@ -1,7 +1,7 @@
 """What every `knight` command shares: options whose values are a fixed set (choices read from a registry when
 the command line is parsed or its help shown), ``-q/--quiet``, and the one-document JSON output.
 
-The JSON convention (README, "JSON output"): ``--json`` prints exactly one JSON object on stdout, with
+The JSON convention (docs/cli-conventions.md, "JSON output"): ``--json`` prints exactly one JSON object on stdout, with
 ``"version"`` (knight's version) first and the same keys every time; numbers are JSON numbers, lists JSON
 arrays, a missing value ``null``. Everything else a command says while it works goes to stderr.
 """

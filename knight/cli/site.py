@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from knight.cli import app
-from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
+from knight.cli.options import (
+    Choice,
+    JsonOption,
+    KnightCommand,
+    QuietOption,
+    choice_option,
+    examples,
+    info,
+    print_json,
+)
 from knight.cli.report import check_out, papers, report_meta
 
 __all__ = ["site"]
@@ -33,9 +42,9 @@ def site(
     store: Annotated[
         Path | None, typer.Option(help="Results store for the key (default $KNIGHT_STORE or var/knight.sqlite).")
     ] = None,
-    docs: Annotated[Path, typer.Option(help="The project's docs, copied to docs/ when the folder exists.")] = Path(
-        "docs"
-    ),
+    docs: Annotated[
+        Path, typer.Option(help="The built docs (make docs), copied to docs/ when the folder exists.")
+    ] = Path("docs/_build/html"),
     paper: Annotated[str, choice_option(Choice("--paper", "paper", papers), "Page size of the PDFs.")] = "a4",
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDFs.")] = True,
     as_json: JsonOption = False,
@@ -67,6 +76,8 @@ def site(
         return render_html({**build_context(data), "meta": meta, "course": shown}, edition="key", paper=paper)
 
     handout = render_html({**handout_context(), "meta": meta, "course": shown}, edition="handout", paper=paper)
+    if not docs.is_dir():
+        info(quiet, f"knight: no built docs in {docs} (`make docs` builds them): the site goes without")
     built = build_site(out, checked, day, handout=handout, key=key, pdf=pdf, docs=docs)
     if as_json:
         print_json({"out": str(out), "today": day.isoformat(), "key": built.key, "files": built.files})

@@ -82,7 +82,8 @@ def build_site(
 
 def _copy_docs(docs: Path, target: Path, site: Site) -> str | None:
     """Copy the docs folder; return the link to its front page (index.html, else README.md), if any."""
-    shutil.copytree(docs, target, dirs_exist_ok=True)
+    # Sphinx's build keeps its pickled doctrees and build stamp beside the pages: the site needs neither.
+    shutil.copytree(docs, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".doctrees", ".buildinfo"))
     copied = sorted(str(path.relative_to(target.parent)) for path in target.rglob("*") if path.is_file())
     site.files += copied
     for front in ("docs/index.html", "docs/README.md", "docs/index.md"):
