@@ -9,8 +9,9 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 import typer
 
@@ -22,6 +23,8 @@ from knight.store.location import store_path
 if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `knight --help` loads none
     from rich.console import Console
 
+    from knight.engine.board import Square
+    from knight.engine.parameters import Params, ParamValue
     from knight.store import CensusRecord, EstimateRecord, Store
 
 __all__ = [
@@ -33,8 +36,9 @@ __all__ = [
     "WIDTHS",
     "TEXT_WIDTH",
     "results",
-    "census_row",
-    "estimate_row",
+    "TourRow",
+    "CensusRow",
+    "EstimateRow",
     "format_params",
 ]
 
@@ -183,15 +187,15 @@ def results(
         stored_censuses = opened.censuses(name)
         estimates = [] if censuses else opened.estimates(name)
         failures = opened.failures(name)
-    rows = [_plain(row) for row in summary]
-    counted = [census_row(stored) for stored in stored_censuses]
-    estimated = [estimate_row(estimate) for estimate in estimates]
+    rows = [TourRow.of(row) for row in summary]
+    counted = [CensusRow.of(stored) for stored in stored_censuses]
+    estimated = [EstimateRow(estimate) for estimate in estimates]
     if as_json:
         print_json(
             {  # not the store's path: the same results give the same document wherever the store is
                 "job": name,
-                "tours": [{**plain, "board": [row["n"], row["m"]]} for plain, row in zip(rows, summary, strict=True)],
-                "censuses": [_census_json(row, stored) for row, stored in zip(counted, stored_censuses, strict=True)],
+                "tours": [row.to_json() for row in rows],
+                "censuses": [row.to_json() for row in counted],
                 "estimates": [_estimate_json(estimate) for estimate in estimates],
                 "failures": [
                     {"task": key, "what": what, "attempts": attempts, "reason": reason}
@@ -200,72 +204,194 @@ def results(
             }
         )
     elif as_csv:
-        columns, shown = (CENSUS_COLUMNS, counted) if censuses else (COLUMNS, rows)
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(columns), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(
-            {
-                **row,
-                **{
-                    key: _cell(key, row[key], grouped=False)
-                    for key in ("params", "jobs", "removed", "starts")
-                    if key in row
-                },
-            }
-            for row in shown
+        writer = csv.DictWriter(
+            sys.stdout, fieldnames=list(CENSUS_COLUMNS if censuses else COLUMNS), lineterminator="\n"
         )
+        writer.writeheader()
+        if censuses:
+            writer.writerows(row.values() for row in counted)
+        else:
+            writer.writerows(row.cells(grouped=False) for row in rows)
     else:
         _print_table(rows, counted, estimated, failures)
     return 0
 
 
-def census_row(stored: CensusRecord) -> dict[str, Any]:
+#: A table cell's value before it is text (None shows as ``-``; CSV writes it as nothing).
+Cell = int | str | None
+
+
+class TourCounts(TypedDict):
+    """A sweep summary row's numbers, in the table's order."""
+
+    starts: int
+    tasks: int
+    done: int
+    failed: int
+    pending: int
+    full: int
+    closed: int
+    starts_full: int
+    distinct_directed: int
+    distinct_undirected: int
+    distinct_symmetric: int
+
+
+class TourJson(TourCounts):
+    """A sweep summary row in ``knight results --json``: the board as ``[n, m]``."""
+
+    job: str
+    board: list[int]
+    method: str
+    params: Params
+
+
+class CensusCounts(TypedDict):
+    """A census row's numbers, in the table's order: its depth, units done and failed, and its totals once
+    complete (else None)."""
+
+    depth: int
+    units: int
+    done: int
+    failed: int
+    directed: int | None
+    undirected: int | None
+    nodes: int
+
+
+class CensusJson(CensusCounts):
+    """A census in ``knight results --json``: the board as ``[n, m]``, ``starts`` null for every start."""
+
+    jobs: list[str]
+    board: list[int]
+    kind: str
+    removed: list[list[int]]
+    starts: list[list[int]] | None
+
+
+@dataclass(frozen=True)
+class TourRow:
+    """One line of the sweep summary: a job's tasks of one board, method and parameter group (random seeds
+    counted together, as ``seeds``)."""
+
+    job: str
+    n: int
+    m: int
+    method: str
+    params: Params
+    counts: TourCounts
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> TourRow:  # a row of Store.summary, read by column name
+        params = row["params"]
+        if row["variants"] > 1 and (params.get("tie") == "random" or row["method"] == "random-walk"):
+            params = {**params, "seeds": row["variants"]}
+        counts = TourCounts(
+            starts=row["starts"],
+            tasks=row["tasks"],
+            done=row["done"],
+            failed=row["failed"],
+            pending=row["pending"],
+            full=row["full"],
+            closed=row["closed"],
+            starts_full=row["starts_full"],
+            distinct_directed=row["distinct_directed"],
+            distinct_undirected=row["distinct_undirected"],
+            distinct_symmetric=row["distinct_symmetric"],
+        )
+        return cls(row["job"], row["n"], row["m"], row["method"], params, counts)
+
+    def to_json(self) -> TourJson:
+        return {"job": self.job, "board": [self.n, self.m], "method": self.method, "params": self.params, **self.counts}
+
+    def cells(self, *, grouped: bool = True) -> dict[str, str]:
+        """The row as text under :data:`COLUMNS` (parameters' numbers grouped unless not ``grouped``: CSV)."""
+        return {
+            "job": self.job,
+            "board": _size_text(self.n, self.m),
+            "method": self.method,
+            "params": format_params(self.params, grouped=grouped),
+            **{key: str(value) for key, value in self.counts.items()},
+        }
+
+
+@dataclass(frozen=True)
+class CensusRow:
     """One census as a summary row: its definition, units done, and its totals once complete (else None)."""
-    spec = stored.spec
-    return {
-        "jobs": list(stored.jobs),
-        "board": str(spec.board),
-        "kind": spec.kind,
-        "removed": [list(square) for square in spec.removed],
-        "starts": "all" if spec.starts is None else [list(square) for square in spec.starts],
-        "depth": spec.depth,
-        "units": stored.units_total,
-        "done": stored.units_done,
-        "failed": stored.units_failed,
-        "directed": stored.total,
-        "undirected": stored.undirected,
-        "nodes": stored.nodes,
-    }
+
+    jobs: tuple[str, ...]
+    n: int
+    m: int
+    kind: str
+    removed: tuple[Square, ...]
+    starts: tuple[Square, ...] | None  # None: every start
+    counts: CensusCounts
+
+    @classmethod
+    def of(cls, stored: CensusRecord) -> CensusRow:
+        spec = stored.spec
+        counts = CensusCounts(
+            depth=spec.depth,
+            units=stored.units_total,
+            done=stored.units_done,
+            failed=stored.units_failed,
+            directed=stored.total,
+            undirected=stored.undirected,
+            nodes=stored.nodes,
+        )
+        return cls(stored.jobs, spec.n, spec.m, spec.kind, spec.removed, spec.starts, counts)
+
+    def to_json(self) -> CensusJson:
+        return {
+            "jobs": list(self.jobs),
+            "board": [self.n, self.m],
+            "kind": self.kind,
+            "removed": [list(square) for square in self.removed],
+            "starts": None if self.starts is None else [list(square) for square in self.starts],
+            **self.counts,
+        }
+
+    def values(self) -> dict[str, Cell]:
+        """The row under :data:`CENSUS_COLUMNS`: jobs and squares as text, numbers as they are (CSV's row)."""
+        return {
+            "jobs": _words(self.jobs),
+            "board": _size_text(self.n, self.m),
+            "kind": self.kind,
+            "removed": _squares(self.removed),
+            "starts": "all" if self.starts is None else _squares(self.starts),
+            **_cells(self.counts),
+        }
+
+    def cells(self) -> dict[str, str]:
+        return {key: _text(value) for key, value in self.values().items()}
 
 
-def estimate_row(estimate: EstimateRecord) -> dict[str, Any]:
+@dataclass(frozen=True)
+class EstimateRow:
     """One tree-size estimate as a table row (exact tours only where the task counted the tree)."""
-    rate = estimate.nodes_per_second
-    return {
-        "jobs": list(estimate.jobs),
-        "board": _size_text(estimate.n, estimate.m),
-        "start": [list(estimate.start)],
-        "probes": estimate.probes,
-        "seed": estimate.seed,
-        "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}",
-        "exact_nodes": estimate.exact_nodes,
-        "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}",
-        "exact_tours": estimate.exact_tours,
-        "full_probes": estimate.full_probes,
-        "rate": None if rate is None else f"{rate:.3g}",
-    }
+
+    estimate: EstimateRecord
+
+    def cells(self) -> dict[str, str]:
+        estimate = self.estimate
+        rate = estimate.nodes_per_second
+        values: dict[str, Cell] = {
+            "jobs": _words(estimate.jobs),
+            "board": _size_text(estimate.n, estimate.m),
+            "start": _squares([estimate.start]),
+            "probes": estimate.probes,
+            "seed": estimate.seed,
+            "nodes": f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}",
+            "exact_nodes": estimate.exact_nodes,
+            "tours": f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}",
+            "exact_tours": estimate.exact_tours,
+            "full_probes": estimate.full_probes,
+            "rate": None if rate is None else f"{rate:.3g}",
+        }
+        return {key: _text(value) for key, value in values.items()}
 
 
-def _census_json(row: dict[str, Any], stored: CensusRecord) -> dict[str, Any]:
-    """A census row for --json: the board as [n, m], and ``starts`` null for every start (else its squares)."""
-    return {
-        **row,
-        "board": [stored.spec.board.n, stored.spec.board.m],
-        "starts": None if row["starts"] == "all" else row["starts"],
-    }
-
-
-def _estimate_json(estimate: EstimateRecord) -> dict[str, Any]:
+def _estimate_json(estimate: EstimateRecord) -> dict[str, Any]:  # every field of the record, as asdict gives them
     """A tree-size estimate for --json: every stored field, as numbers, with the standard errors and the speed."""
     data = dataclasses.asdict(estimate)
     n, m = data.pop("n"), data.pop("m")
@@ -280,25 +406,25 @@ def _estimate_json(estimate: EstimateRecord) -> dict[str, Any]:
     }
 
 
-def _cell(key: str, value: Any, *, grouped: bool = True) -> str:
-    """A summary value as table or CSV text: parameters as ``name=value``, lists of squares and jobs plainly;
-    numbers with thousands separators in a table (``grouped``), plain in CSV."""
-    if key == "params":
-        return format_params(value, grouped=grouped)
-    if isinstance(value, list):
-        return " ".join(f"{item[0]},{item[1]}" if isinstance(item, list) else str(item) for item in value) or "-"
+def _cells(counts: CensusCounts) -> dict[str, Cell]:
+    """A census row's numbers as cells (a TypedDict's values are only objects to a type checker)."""
+    return {key: value for key, value in counts.items() if value is None or isinstance(value, int)}
+
+
+def _text(value: Cell) -> str:
+    """A cell as table text: numbers with thousands separators, None as ``-``."""
     if value is None:
         return "-"
-    return f"{value:,}" if grouped and isinstance(value, int) and not isinstance(value, bool) else str(value)
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    """A summary row with the board as ``NxM`` and the seeds counted."""
-    out = {"job": row["job"], "board": _size_text(row["n"], row["m"]), "method": row["method"], "params": row["params"]}
-    if row["variants"] > 1 and (row["params"].get("tie") == "random" or row["method"] == "random-walk"):
-        out["params"] = {**row["params"], "seeds": row["variants"]}
-    out.update({key: row[key] for key in COLUMNS if key not in out})
-    return out
+def _words(words: Sequence[str]) -> str:
+    return " ".join(words) or "-"
+
+
+def _squares(squares: Sequence[Square]) -> str:
+    """Squares as ``row,col`` separated by spaces (``-`` for none)."""
+    return " ".join(f"{row},{col}" for row, col in squares) or "-"
 
 
 def _size_text(n: int, m: int) -> str:
@@ -307,7 +433,7 @@ def _size_text(n: int, m: int) -> str:
     return size_text(n, m)
 
 
-def format_params(params: dict[str, Any], *, grouped: bool = True) -> str:
+def format_params(params: Mapping[str, ParamValue], *, grouped: bool = True) -> str:
     """Parameters as ``name=value`` pairs, e.g. ``tie=random, seeds=5``; numbers with thousands separators
     unless not ``grouped`` (CSV)."""
     return (
@@ -322,9 +448,9 @@ def format_params(params: dict[str, Any], *, grouped: bool = True) -> str:
 
 
 def _print_table(
-    rows: list[dict[str, Any]],
-    counted: list[dict[str, Any]],
-    estimated: list[dict[str, Any]],
+    rows: list[TourRow],
+    counted: list[CensusRow],
+    estimated: list[EstimateRow],
     failures: list[tuple[str, str, int, str]],
 ) -> None:
     console = _console()
@@ -336,18 +462,18 @@ def _print_table(
             "Sweep results: full tours, the starts that gave one, and the distinct full tours "
             "(directed, up to reversal, up to reversal and symmetry)"
         )
-        cells = [{k: format_params(row[k]) if k == "params" else str(row[k]) for k in COLUMNS} for row in rows]
+        cells = [row.cells() for row in rows]
         typer.echo(_fitted(console, title, COLUMNS, cells, left=("job", "board", "method", "params")))
     if counted:
         title = "Censuses: every tour counted (directed; closed tours from every square), once all units are done"
-        cells = [{key: _cell(key, row[key]) for key in CENSUS_COLUMNS} for row in counted]
+        cells = [row.cells() for row in counted]
         typer.echo(_fitted(console, title, CENSUS_COLUMNS, cells, left=("jobs", "board", "kind", "removed", "starts")))
     if estimated:
         title = (
             "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
             "tours), exact counts where the task made them, and the plain search's speed"
         )
-        cells = [{key: _cell(key, row[key]) for key in ESTIMATE_COLUMNS} for row in estimated]
+        cells = [row.cells() for row in estimated]
         typer.echo(_fitted(console, title, ESTIMATE_COLUMNS, cells, left=("jobs", "board", "start")))
     for _key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
