@@ -31,9 +31,8 @@ def _formats() -> tuple[str, ...]:
     cls=KnightCommand,
     epilog=examples(
         "knight check alice.txt",
-        "knight check alice.txt --board 8 --start 0,0",
-        "knight check alice.txt --format pairs --json",
-        "python tour.py | knight check -",
+        "knight check alice.txt --board 8 --start 0,0 --json",
+        "knight check - --format pairs < tour.txt",
     ),
 )
 def check(
