@@ -14,30 +14,37 @@ from knight.errors import MissingData, PathNotKept, StoreVersionError
 from knight.report.data import load_results
 from knight.store import SCHEMA_VERSION, Store
 from knight.store.database import PAGE_SIZE
-from knight.tasks import PATH_KEPT_UP_TO_SQUARES, TaskResult, validate
+from knight.tasks import PATH_KEPT_UP_TO_SQUARES, Task, TaskResult, validate
 
 
-def result_of(n: int, m: int, key: str = "k") -> tuple[TaskResult, Tour]:
+def key_of(n: int, m: int) -> str:
+    """The key of the task that :func:`register` stores for an ``n`` × ``m`` board (its definition gives it)."""
+    return Task("warnsdorff", (), n, m, (0, 0)).key
+
+
+def result_of(n: int, m: int) -> tuple[TaskResult, Tour]:
     """A worker's result for a Warnsdorff tour (Roth's ties: full on the boards used here) from the corner."""
     tour = find_tour(Board(n, m), (0, 0), "warnsdorff", compiled=True, tie="roth")
-    return TaskResult.from_tour(key, tour), tour
+    return TaskResult.from_tour(key_of(n, m), tour), tour
 
 
-def register(store: Store, *keys_and_boards: tuple[str, int, int]) -> None:
-    """Tasks rows for results stored directly (the store's foreign keys want them)."""
+def register(store: Store, *boards: tuple[int, int]) -> None:
+    """Tasks rows for results stored directly (the store's foreign keys want them, and readers check that each
+    task's key is its definition's)."""
+    rows = [(key_of(n, m), n, m) for n, m in boards]
     with store.transaction() as db:
-        db.executemany("INSERT INTO tasks VALUES (?, 'warnsdorff', '{}', '{}', ?, ?, 0, 0)", keys_and_boards)
-        db.executemany("INSERT INTO job_tasks VALUES ('direct', ?)", [(key,) for key, _, _ in keys_and_boards])
+        db.executemany("INSERT INTO tasks VALUES (?, 'warnsdorff', '{}', '{}', ?, ?, 0, 0)", rows)
+        db.executemany("INSERT INTO job_tasks VALUES ('direct', ?)", [(key,) for key, _, _ in rows])
 
 
 def test_a_stored_tour_comes_back_square_for_square_and_in_the_report(tmp_path):
     result, tour = result_of(12, 9)
     assert len(result.moves) == tour.length + 3 and validate(result) == ""
     with Store(tmp_path / "s.sqlite") as store:
-        register(store, ("k", 12, 9))
+        register(store, (12, 9))
         run = store.start_run(["direct"], "process", 1)
         assert store.record(run, [result], revalidate=True) == 2
-        assert store.tour("k").squares == tour.squares
+        assert store.tour(key_of(12, 9)).squares == tour.squares
     (record,) = load_results(tmp_path / "s.sqlite").records
     assert record.tour().squares == tour.squares and record.full == tour.full
 
@@ -45,18 +52,18 @@ def test_a_stored_tour_comes_back_square_for_square_and_in_the_report(tmp_path):
 def test_a_tour_too_large_to_keep_is_stored_without_its_path(tmp_path):
     side = 317  # 100,489 squares: just over the limit
     assert side * side > PATH_KEPT_UP_TO_SQUARES >= (side - 1) ** 2
-    big, tour = result_of(side, side, "big")
-    small, small_tour = result_of(side - 1, side - 1, "small")
+    big, tour = result_of(side, side)
+    small, small_tour = result_of(side - 1, side - 1)
     assert big.moves is None and small.moves is not None
     assert validate(big) == "" and big.key_directed == tour.key_directed
     with Store(tmp_path / "s.sqlite") as store:
-        register(store, ("big", side, side), ("small", side - 1, side - 1))
+        register(store, (side, side), (side - 1, side - 1))
         store.record(store.start_run(["direct"], "process", 1), [big, small])
         (row,) = store.summary("direct")[-1:]
         assert (row["n"], row["done"], row["full"], row["distinct_symmetric"]) == (side, 1, 1, 1) and tour.full
         with pytest.raises(PathNotKept, match="100,000 squares"):
-            store.tour("big")
-        assert store.tour("small").squares == small_tour.squares and small_tour.full
+            store.tour(key_of(side, side))
+        assert store.tour(key_of(side - 1, side - 1)).squares == small_tour.squares and small_tour.full
     records = {r.n: r for r in load_results(tmp_path / "s.sqlite", drawn_up_to=side * side).records}
     assert records[side].moves is None and records[side].key_symmetric == tour.key_symmetric
     with pytest.raises(MissingData, match="not loaded"):
@@ -82,7 +89,7 @@ def test_validation_catches_a_tampered_result(change, problem):
 
 def test_a_worker_checks_that_the_stored_form_decodes_to_the_tour_it_built():
     result, tour = result_of(8, 8)
-    other, _ = result_of(8, 8, "other")
+    other = replace(result, key="other")
     assert validate(result, tour) == ""
     reversed_moves = encode_path(tour.path[::-1], 8)  # a sound tour, but not the one built
     assert validate(replace(result, moves=reversed_moves)) != ""  # its key names the other direction
@@ -117,10 +124,10 @@ def test_a_new_store_has_the_larger_pages_and_an_older_store_keeps_its_own(tmp_p
         db.execute("PRAGMA journal_mode = WAL")
     for path, pages in ((tmp_path / "new.sqlite", PAGE_SIZE), (older, 4096)):
         with Store(path) as store:
-            register(store, ("k", 8, 8))
+            register(store, (8, 8))
             assert store.record(store.start_run(["direct"], "process", 1), [result]) == 2
             assert store.db.execute("PRAGMA page_size").fetchone()[0] == pages
-        assert Store(path, read_only=True).tour("k").squares == tour.squares
+        assert Store(path, read_only=True).tour(key_of(8, 8)).squares == tour.squares
     assert PAGE_SIZE != 4096
 
 

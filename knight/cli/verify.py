@@ -32,8 +32,8 @@ def verify(
         typer.Option(
             "--repair",
             help=(
-                "Drop what is damaged (results, and tasks whose key is wrong) so that the next `knight run` "
-                "computes it again."
+                "Drop what is damaged (results, tasks whose key is wrong, records left without their task) and "
+                "make lost tables again, so that the next `knight run` computes what they held."
             ),
         ),
     ] = False,
@@ -44,22 +44,27 @@ def verify(
 
     Every stored tour is rebuilt from its path and validated (knight moves, no square twice, on the
     board, and its length, fullness, closedness and key as stored), every task marked done has its
-    result, every result matches its checksum, every task its key. One line per problem names the
-    task and its job. Exit status: 0 sound; 1 problems found (with --repair: found and dropped, run
-    `knight run` again to recompute them); 2 bad input.
+    result, every result matches its checksum and its record, every task its key, every row refers to a
+    task and a census the store has, and no table is missing. One line per problem names the task and
+    its job. Exit status: 0 sound; 1 problems found (with --repair: found and dropped, and lost tables
+    made again; run `knight run` again to recompute them); 2 bad input.
     """
     from knight.store import Store
 
     path = store_path(store)
     with Store(path, read_only=not repair) as opened:
         problems = opened.problems(full=True)
+        made = list(opened.made_again)  # opening the store for writing made its lost tables again
         dropped = opened.repair(problems) if repair and problems else 0
     if as_json:
         print_json(
             {
                 "store": str(path),
-                "problems": [{"task": p.key or None, "what": p.what, "jobs": list(p.jobs)} for p in problems],
+                "problems": [
+                    {"task": p.key or None, "census": p.census, "what": p.what, "jobs": list(p.jobs)} for p in problems
+                ],
                 "repaired": dropped if repair else None,
+                "tables_made_again": made if repair else None,
             }
         )
     else:
@@ -68,9 +73,10 @@ def verify(
         if not problems:
             typer.echo(f"{path}: sound (every stored result checked)")
         elif repair:
+            tables = f"made table(s) {', '.join(made)} again (empty), " if made else ""
             typer.echo(
-                f"{path}: {len(problems)} problem(s); dropped {dropped} damaged result(s): "
-                "run `knight run` (or `knight census`) again to compute them"
+                f"{path}: {len(problems)} problem(s); {tables}dropped {dropped} damaged result(s) and what referred "
+                "to lost tasks: run `knight run` (or `knight census`) again to compute them"
             )
         else:
             typer.echo(f"{path}: {len(problems)} problem(s); `knight verify --repair` drops what is damaged")

@@ -21,8 +21,9 @@ from knight.store import disk, integrity, schema
 __all__ = ["OpenedFile", "open_readable", "open_writable", "transaction"]
 
 
-def open_writable(path: Path) -> sqlite3.Connection:
-    """A connection to the store at ``path`` that may write, its folder, file and tables made if missing."""
+def open_writable(path: Path) -> tuple[sqlite3.Connection, list[str]]:
+    """A connection to the store at ``path`` that may write, its folder, file and tables made if missing; and the
+    tables an existing store had lost (dropped by hand) that were made again, empty."""
     if not path.parent.exists():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,6 +39,8 @@ def open_writable(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
         with transaction(db, path):
+            existing = schema.schema_version(db) == schema.SCHEMA_VERSION
+            made_again = integrity.missing_tables(db) if existing else []
             schema.create(db, path)
             # A write that changes nothing (and leaves the files as they were): a read-only store is refused
             # here, before a run computes anything, not at its first result.
@@ -53,7 +56,7 @@ def open_writable(path: Path) -> sqlite3.Connection:
         if db is not None:
             db.close()
         raise
-    return db
+    return db, made_again
 
 
 def open_readable(path: Path) -> sqlite3.Connection:

@@ -72,10 +72,12 @@ class Store:
         self.read_only = read_only
         self._renewals = claims.Renewals()
         self._file: connection.OpenedFile | None = None  # the file opened for writing (to see it moved away)
+        #: The tables the store had lost (dropped by hand) that opening it for writing made again, empty.
+        self.made_again: list[str] = []
         if read_only:
             self.db = connection.open_readable(self.path)
             return
-        self.db = connection.open_writable(self.path)
+        self.db, self.made_again = connection.open_writable(self.path)
         self._file = connection.OpenedFile(self.path)
 
     def close(self) -> None:
@@ -174,11 +176,12 @@ class Store:
     # --- integrity --------------------------------------------------------------------------
 
     def problems(self, *, full: bool = False, limit: int | None = None) -> list[integrity.Problem]:
-        """What is wrong with the store: the cheap checks (every done task has its result, every
-        result its checksum), and with ``full`` every tour validated from its path too
-        (:mod:`knight.store.integrity`)."""
+        """What is wrong with the store: the tables it had lost that opening it made again (:attr:`made_again`),
+        then the cheap checks (every done task has its result, every result its checksum, every row its task,
+        every task its key), and with ``full`` every tour validated from its path too (:mod:`knight.store.integrity`)."""
+        made = [integrity.Problem("", "", (), f"table {table} {integrity.MADE_AGAIN}") for table in self.made_again]
         try:
-            return integrity.all_problems(self.db) if full else integrity.cheap_problems(self.db, limit)
+            return made + (integrity.all_problems(self.db) if full else integrity.cheap_problems(self.db, limit))
         except sqlite3.DatabaseError as error:
             return [
                 integrity.Problem(
@@ -189,7 +192,8 @@ class Store:
     def refuse_if_damaged(self, *, runs_again: bool = False) -> None:
         """Raise :class:`StoreError` when the cheap checks find anything (readers call this, so
         that no wrong number is ever shown). With ``runs_again`` (a run, before it starts), done tasks
-        whose result has gone are let by: the run computes them again, and the store is sound after it.
+        whose result has gone, and tables made again as it opened, are let by: the run computes what they held
+        again (what refers to a lost task or census is not let by), and the store is sound after it.
 
         The checks are skipped when neither the file nor its write-ahead log has changed since they
         last passed (:mod:`knight.store.known`). Damage that changes neither (a disk flipping a bit
@@ -199,10 +203,10 @@ class Store:
         if facts.get("sound"):
             return
         found = self.problems(limit=1000)  # those a run recomputes come last (integrity.cheap_problems)
-        refused = [problem for problem in found if not (runs_again and problem.what == integrity.MISSING)]
+        refused = [problem for problem in found if not (runs_again and integrity.recomputed(problem))]
         if refused:
             raise StoreError(
-                f"the store {self.path} is damaged ({len(found)}{'+' if len(found) == 1000 else ''} "
+                f"the store {self.path} is damaged ({len(found)}{'+' if len(found) >= 1000 else ''} "
                 f"problem(s), first: {refused[0]}); run `knight verify --repair`, then `knight run`"
             )
         if not found:
@@ -215,7 +219,7 @@ class Store:
         they find is added to ``problems`` and dropped too, so that one repair leaves a sound store."""
         with self.transaction() as db:
             dropped = integrity.repair(db, problems, SCHEMA)
-            if any(not problem.key for problem in problems):
+            if any(problem.missing_table for problem in problems):
                 found = integrity.all_problems(db)
                 problems.extend(found)
                 dropped += integrity.repair(db, found, SCHEMA)

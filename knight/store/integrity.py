@@ -4,12 +4,14 @@ The threat is damage (a crash, a disk error, a hand edit, a half-copied file), n
 each done task's row in ``results`` carries a checksum of its outcome row (the tour with its
 path, a census unit's count, or an estimate), written with it. Two levels of checking:
 
-* :func:`cheap_problems` — every done task has its outcome, and every outcome its checksum; a
-  few hundred milliseconds on the default store. Readers (the report, ``knight results``) run it
-  and refuse to print numbers from a damaged store.
-* :func:`all_problems` (``knight verify``) — the cheap checks, a missing table, every task's key
-  against its definition, and every stored tour rebuilt from its path and validated (knight
-  moves, no square twice, on the board; length, fullness, closedness and key as stored).
+* :func:`cheap_problems` — no table is missing, every done task has its outcome and every outcome its
+  checksum and its done result, no row refers to a task or a census the store lacks
+  (:mod:`knight.store.references`), and every task's key matches its definition
+  (:mod:`knight.store.definitions`); a few hundred milliseconds on the default store. Readers (the report,
+  ``knight results``) and runs run it and refuse a damaged store (a store whose files have not changed since
+  it passed is not checked again: :mod:`knight.store.known`).
+* :func:`all_problems` (``knight verify``) — the cheap checks, and every stored tour rebuilt from its path and
+  validated (knight moves, no square twice, on the board; length, fullness, closedness and key as stored).
 
 :func:`repair` drops what is damaged, so that the next ``knight run`` computes it again.
 """
@@ -20,12 +22,24 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from knight.engine.board import size_text
-from knight.tasks import CENSUS, ESTIMATE, Task, TaskResult, validate
+from knight.store import definitions, references
+from knight.tasks import CENSUS, ESTIMATE, TaskResult, validate
 
-__all__ = ["CHECKSUM_FUNCTION", "Problem", "all_problems", "cheap_problems", "checksum", "repair"]
+__all__ = [
+    "CHECKSUM_FUNCTION",
+    "MADE_AGAIN",
+    "MISSING",
+    "Problem",
+    "all_problems",
+    "cheap_problems",
+    "checksum",
+    "recomputed",
+    "repair",
+]
 
 #: The SQL function that computes a row's checksum (registered on every connection to the store).
 CHECKSUM_FUNCTION = "knight_checksum"
@@ -97,32 +111,48 @@ def seal(db: sqlite3.Connection, keys: dict[str, list[str]]) -> None:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with the store: the task (its key and what it is; empty for the whole
-    store), the jobs that ask for it, and what is wrong."""
+    """One thing wrong with the store: the task (its key and what it is; empty for the whole store, or for
+    ``census``, a census whose records are wrong), the jobs that ask for it, and what is wrong."""
 
     key: str
     task: str
     jobs: tuple[str, ...]
     what: str
+    census: int | None = None
+
+    @property
+    def missing_table(self) -> bool:
+        """Whether this is a table that is not there (it hides the other checks, which read it)."""
+        return not self.key and self.census is None
 
     def __str__(self) -> str:
+        if self.census is not None:
+            return f"census {self.census}: {self.what}"
         if not self.key:
             return self.what
         jobs = f" (job {', '.join(self.jobs)})" if self.jobs else ""
         return f"task {self.key} {self.task}{jobs}: {self.what}"
 
 
-_TASK = (
-    "t.key, t.method, t.n, t.m, t.start_row, t.start_col, "
-    "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)"
-)
+_JOBS = "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = {key})"
+_TASK = f"t.key, t.method, t.n, t.m, t.start_row, t.start_col, {_JOBS.format(key='t.key')}"
 #: What a task whose key does not match its definition is.
 WRONG_KEY = "its definition does not match its key"
 #: What a done task without its outcome row is (a run computes it again without being asked).
 MISSING = "marked done, but its result is missing"
+#: What an outcome row without its task's done result is (unchecked: its checksum is in the result it lacks).
+STRAY = "its stored result has no record of being done (its row in results is gone)"
+#: What a table a writer made again as it opened the store is (:attr:`knight.store.Store.made_again`).
+MADE_AGAIN = "was missing (made again, empty)"
 NO_OUTCOME = " AND ".join(
     f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)" for table in OUTCOME_COLUMNS
 )
+
+
+def recomputed(problem: Problem) -> bool:
+    """Whether a run undoes ``problem`` by itself: a done task whose result has gone (it is computed again), a
+    table made again as the store was opened (what it held is found by the other checks)."""
+    return problem.what == MISSING or problem.what.endswith(MADE_AGAIN)
 
 
 def missing_tables(db: sqlite3.Connection) -> list[str]:
@@ -132,50 +162,56 @@ def missing_tables(db: sqlite3.Connection) -> list[str]:
 
 
 def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Problem]:
-    """Done tasks without their outcome, and outcomes that do not match their checksum."""
+    """Outcomes that do not match their checksum or have no done result, rows that refer to a task or a census
+    the store lacks, tasks whose key does not match their definition, and (last: within ``limit``, any other
+    problem comes first, as a run recomputes these by itself and lets them by) done tasks without their outcome.
+    A missing table hides the rest (they read it): only that is said then."""
     gone = missing_tables(db)
     if gone:
         return [Problem("", "", (), f"table {table} is missing") for table in gone]
-    queries = [
+    found: list[Problem] = []
+
+    def room() -> int | None:
+        return None if limit is None else max(limit - len(found), 0)
+
+    changed = [
         f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
         f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
         f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
         for table in OUTCOME_COLUMNS
     ]
-    # last: within a limit, any other problem comes first (a run recomputes these by itself, and lets them by)
-    queries += [
-        f"SELECT {_TASK}, '{MISSING}' FROM results r JOIN tasks t "
-        f"ON t.key = r.task_key WHERE r.status = 'done' AND {NO_OUTCOME}"
+    stray = [
+        f"SELECT {_TASK}, '{STRAY}' FROM {table} o JOIN tasks t ON t.key = o.task_key "
+        "WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.task_key = o.task_key AND r.status = 'done')"
+        for table in OUTCOME_COLUMNS
     ]
-    sql = " UNION ALL ".join(queries) + ("" if limit is None else f" LIMIT {int(limit)}")
-    return [_problem(*row) for row in db.execute(sql)]
+    found += _selected(db, [*changed, *stray], room())
+    if room() != 0:
+        found += [
+            Problem(key, "(not in table tasks)", _jobs(jobs), f"rows of {tables} refer to it, but its task is gone")
+            for key, tables, jobs in references.orphan_tasks(db, room())
+        ]
+    if room() != 0:
+        found += [
+            Problem("", "", (), f"rows of {tables} refer to it, but it is not in table censuses", census=census)
+            for census, tables in references.orphan_censuses(db, room())
+        ]
+    if room() != 0:
+        for key, method, n, m, row, col in islice(definitions.wrong_definitions(db), room()):
+            (jobs,) = db.execute(f"SELECT {_JOBS.format(key='?')}", (key,)).fetchone()
+            found.append(_problem(key, method, n, m, row, col, jobs, WRONG_KEY))
+    if room() != 0:
+        missing = f"SELECT {_TASK}, '{MISSING}' FROM results r JOIN tasks t ON t.key = r.task_key "
+        found += _selected(db, [f"{missing} WHERE r.status = 'done' AND {NO_OUTCOME}"], room())
+    return found
 
 
 def all_problems(db: sqlite3.Connection) -> list[Problem]:
-    """Everything :func:`cheap_problems` finds, tasks whose key does not match their definition,
-    and every stored tour rebuilt from its path and validated."""
+    """Everything :func:`cheap_problems` finds, and every stored tour rebuilt from its path and validated."""
     problems = cheap_problems(db)
-    if any(not problem.key for problem in problems):
-        return problems  # a table is missing: the rest cannot be read
+    if any(problem.missing_table for problem in problems):
+        return problems  # the rest cannot be read
     seen = {problem.key for problem in problems}
-    for key, method, params, n, m, row, col, jobs in db.execute(
-        "SELECT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, "
-        "(SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key) FROM tasks t"
-    ):
-        try:
-            defined = Task(
-                method,
-                tuple(sorted((name, _frozen(value)) for name, value in json.loads(params).items())),
-                n,
-                m,
-                (row, col),
-            )
-            wrong = defined.key != key
-        except (ValueError, TypeError, AttributeError):
-            wrong = True
-        if wrong:  # also for a task already found damaged: repair must drop the task, not only its result
-            seen.add(key)
-            problems.append(_problem(key, method, n, m, row, col, jobs, WRONG_KEY))
     for values in db.execute(
         f"SELECT {_TASK}, t.params, o.length, o.full, o.closed, o.key_directed, o.key_undirected, "
         "o.key_symmetric, o.moves FROM tours o "
@@ -183,7 +219,7 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
         "WHERE o.moves IS NOT NULL"
     ):
         key, method, n, m, row, col, jobs, params, length, full, closed, directed, undirected, symmetric, moves = values
-        if key in seen:
+        if key in seen:  # a task whose definition is wrong among them: its parameters are not read
             continue
         try:
             removed = tuple((int(r), int(c)) for r, c in json.loads(params).get("removed", ()))
@@ -213,31 +249,38 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
 
 def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
     """Drop what ``problems`` name, so that the next run computes it again: the done results of
-    damaged tasks with their outcome rows, tasks whose key is wrong, and missing tables
-    (recreated empty, ``schema`` being the store's CREATE statements). Returns how many tasks
-    will be computed again. Call inside a write transaction."""
+    damaged tasks with their outcome rows, tasks whose key is wrong, the rows that refer to a task or a census
+    the store lacks (the job's next run registers them again), and missing tables (recreated empty, ``schema``
+    being the store's CREATE statements). Returns how many tasks' results were dropped. Call inside a write
+    transaction."""
     for statement in filter(str.strip, schema.split(";")):
         db.execute(statement)
+    (before,) = db.execute("SELECT count(*) FROM results").fetchone()
     keys = {problem.key for problem in problems if problem.key}
     keys |= {key for (key,) in db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND {NO_OUTCOME}")}
-    for key in sorted(keys):
-        for table in OUTCOME_COLUMNS:
-            db.execute(f"DELETE FROM {table} WHERE task_key = ?", (key,))
-        db.execute("DELETE FROM results WHERE task_key = ?", (key,))
-    wrong = [problem.key for problem in problems if problem.what == WRONG_KEY]
-    for key in wrong:  # the job re-registers its tasks with their right keys on its next run
-        db.execute("DELETE FROM census_tasks WHERE task_key = ?", (key,))
-        db.execute("DELETE FROM job_tasks WHERE task_key = ?", (key,))
-        db.execute("DELETE FROM tasks WHERE key = ?", (key,))
-    return len(keys)
+    dropped = [(key,) for key in sorted(keys)]
+    for table in (*OUTCOME_COLUMNS, "results"):
+        db.executemany(f"DELETE FROM {table} WHERE task_key = ?", dropped)
+    wrong = [(problem.key,) for problem in problems if problem.what == WRONG_KEY]
+    for table in ("census_tasks", "job_tasks", "tasks"):  # the job re-registers them with their right keys
+        db.executemany(f"DELETE FROM {table} WHERE {'key' if table == 'tasks' else 'task_key'} = ?", wrong)
+    references.drop_orphans(db)
+    (after,) = db.execute("SELECT count(*) FROM results").fetchone()
+    return int(before - after)
 
 
-def _frozen(value: Any) -> Any:
-    """JSON lists as tuples, as a task holds its parameters."""
-    return tuple(_frozen(item) for item in value) if isinstance(value, list) else value
+def _selected(db: sqlite3.Connection, queries: list[str], limit: int | None) -> list[Problem]:
+    """The problems the ``queries`` (each selecting a task as ``_TASK`` does, then what is wrong) find."""
+    sql = " UNION ALL ".join(queries) + ("" if limit is None else f" LIMIT {int(limit)}")
+    return [_problem(*row) for row in db.execute(sql)]
+
+
+def _jobs(jobs: str | None) -> tuple[str, ...]:
+    """The jobs of SQLite's ``group_concat``, sorted."""
+    return tuple(sorted(jobs.split(","))) if jobs else ()
 
 
 def _problem(key: str, method: str, n: int, m: int, row: int, col: int, jobs: str | None, what: str) -> Problem:
     unit = " unit" if method in (CENSUS, ESTIMATE) else ""
     task = f"({method}{unit} on {size_text(n, m)} from ({row}, {col}))"
-    return Problem(key, task, tuple(sorted((jobs or "").split(","))) if jobs else (), what)
+    return Problem(key, task, _jobs(jobs), what)
