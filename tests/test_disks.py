@@ -12,17 +12,25 @@ from __future__ import annotations
 import errno
 import json
 import os
+import pwd
 import shutil
+import signal
+import socket
 import sqlite3
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stdout
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from cli_helpers import knight_here, run_once
 from runner_helpers import end_session, knight, start_knight, stored_results, wait_for_results, write_job
 
+from knight.cli import main
 from knight.store import Store
 
 SMALL = """
@@ -196,6 +204,142 @@ def test_a_store_whose_log_cannot_be_read_where_it_is_is_not_called_damaged(refe
         refused = cli("results", "--store", str(store))
     one_line(refused, f"cannot read the store {store}", "-wal", "writable folder")
     assert "delete" not in refused.stderr
+
+
+# --- a store path that names no file, and files planted beside a store ---------------------------
+
+
+@pytest.mark.parametrize("kind", ["a character device", "a FIFO", "a directory", "a socket"])
+def test_a_store_that_is_not_a_file_is_refused_in_one_line_and_nothing_is_made_beside_it(
+    reference, tmp_path, cli, kind
+):
+    """`--store /dev/null` made /dev/null-journal and blamed a full disk; a FIFO or a device was said not to exist
+    by readers. Each is refused before SQLite opens it, in one line saying what it is."""
+    job = reference[1]
+    store = Path("/dev/null") if kind == "a character device" else tmp_path / "s.sqlite"
+    with ExitStackOf(kind, store):
+        beside = sorted(p.name for p in store.parent.iterdir() if p.name.startswith(store.name))
+        for command in (["run", str(job)], ["census", "5"], ["results"], ["verify"], ["verify", "--repair"]):
+            one_line(cli(*command, "--store", str(store)), f"the store {store} is {kind}", "not a file", "--store")
+        assert sorted(p.name for p in store.parent.iterdir() if p.name.startswith(store.name)) == beside
+
+
+@contextmanager
+def ExitStackOf(kind: str, store: Path) -> Iterator[None]:  # noqa: N802 (named for what it makes)
+    """``store`` made as ``kind`` for the block (a character device is /dev/null itself)."""
+    if kind == "a FIFO":
+        os.mkfifo(store)
+    elif kind == "a directory":
+        store.mkdir()
+    if kind != "a socket":
+        yield
+        return
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(store))
+        yield
+
+
+def aged(store: Path) -> None:
+    """Make ``store`` look written a minute ago (the facts of a freshly written file are never read or noted)."""
+    stat = store.stat()
+    os.utime(store, ns=(stat.st_atime_ns, stat.st_mtime_ns - 60 * 10**9))
+
+
+def test_a_fifo_planted_beside_the_store_is_refused_or_passed_over_never_waited_on(reference, tmp_path, cli):
+    original, job, clean = reference
+    store = tmp_path / "s.sqlite"
+    shutil.copy(original, store)
+    aged(store)  # a fresh file's facts are not read at all
+    os.mkfifo(f"{store}-known")  # the facts noted about the store: read by every reader
+    assert cli("results", "--json", "--store", str(original)).stdout == clean  # loads what the child below runs
+    # in a child that is stopped if it waits (a signal cannot be relied on to reach a thread blocked in open)
+    assert in_child(knight_status("results", "--json", "--store", str(store))) == (0, clean)
+    assert cli("run", str(job), "--store", str(store)).returncode == 0
+    Path(f"{store}-known").unlink()
+    os.mkfifo(f"{store}-wal")  # where SQLite keeps the store's log
+    for command in (["results"], ["run", str(job)]):
+        one_line(cli(*command, "--store", str(store)), f"{store}-wal", "a FIFO", "not a file")
+
+
+# --- a store one user owns and another reads -------------------------------------------------------
+
+
+def in_child(action: Callable[[], int], user: str | None = None, seconds: float = 15) -> tuple[int, str]:
+    """Run ``action`` in a forked child process (as the user ``user``: these tests run as root, and the child drops
+    to that user, the modules it needs already loaded here); its exit status and what it printed. A child still
+    running after ``seconds`` is killed, and its status is -9."""
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child's lines are not traced)
+        status = 99
+        printed = StringIO()
+        try:
+            os.close(reading)
+            if user is not None:
+                found = pwd.getpwnam(user)
+                os.setgroups([])
+                os.setgid(found.pw_gid)
+                os.setuid(found.pw_uid)
+            with redirect_stdout(printed):
+                status = action()
+        except BaseException:
+            printed.write(traceback.format_exc())
+        finally:
+            os.write(writing, printed.getvalue().encode()[:60000])  # within a pipe's buffer: never blocks
+            os._exit(status)
+    os.close(writing)
+    deadline = time.monotonic() + seconds
+    while (ended := os.waitpid(child, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if ended[0] == 0:
+        os.kill(child, signal.SIGKILL)
+        ended = os.waitpid(child, 0)
+    with os.fdopen(reading, "rb") as pipe:
+        printed = pipe.read().decode()
+    return os.waitstatus_to_exitcode(ended[1]), printed
+
+
+def knight_status(*args: str) -> Callable[[], int]:
+    """`knight ARGS` run in this process, as an action of :func:`in_child`: its exit status."""
+
+    def action() -> int:
+        try:
+            main(list(args))
+        except SystemExit as stop:
+            return stop.code if isinstance(stop.code, int) else 0
+        return 0
+
+    return action
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs two other users: the test drops from root to each")
+def test_a_store_another_user_only_read_stays_writable_for_its_owner(reference, tmp_path, cli):
+    """A store in a folder all may write (/tmp), read by another user: SQLite made its -wal and -shm files there,
+    owned by that reader, and the owner's next run was refused ("attempt to write a readonly database")."""
+    original, job, clean = reference
+    shared = Path(tempfile.mkdtemp(prefix="knight-shared-"))  # not under pytest's folder: only root may enter it
+    try:
+        shared.chmod(0o1777)
+        store, shared_job = shared / "s.sqlite", shared / job.name
+        shutil.copy(original, store)
+        shutil.copy(job, shared_job)
+        owner, reader = pwd.getpwnam("nobody"), pwd.getpwnam("daemon")
+        os.chown(store, owner.pw_uid, owner.pw_gid)
+        aged(store)  # so that what is known of it is noted, by whoever may
+        for command in (["run", str(shared_job)], ["results", "--json"], ["verify"]):  # loads what the users run
+            assert cli(*command, "--store", str(tmp_path / "warm.sqlite")).returncode == 0
+
+        status, printed = in_child(knight_status("results", "--json", "--store", str(store)), "daemon")
+        assert (status, printed) == (0, clean)
+        assert in_child(knight_status("verify", "--store", str(store)), "daemon")[0] == 0
+        assert [p.name for p in shared.iterdir() if p.stat().st_uid == reader.pw_uid] == []
+
+        status, printed = in_child(knight_status("run", str(shared_job), "--store", str(store)), "nobody")
+        assert status == 0, printed
+        status, printed = in_child(knight_status("verify", "--repair", "--store", str(store)), "nobody")
+        assert status == 0 and "sound" in printed, printed
+    finally:
+        shutil.rmtree(shared)
 
 
 # --- a store moved away or deleted while a run writes to it --------------------------------------

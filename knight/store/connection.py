@@ -24,6 +24,7 @@ __all__ = ["OpenedFile", "open_readable", "open_writable", "transaction"]
 def open_writable(path: Path) -> tuple[sqlite3.Connection, list[str]]:
     """A connection to the store at ``path`` that may write, its folder, file and tables made if missing; and the
     tables an existing store had lost (dropped by hand) that were made again, empty."""
+    disk.refuse_special_files(path)
     if not path.parent.exists():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,13 +62,14 @@ def open_writable(path: Path) -> tuple[sqlite3.Connection, list[str]]:
 
 def open_readable(path: Path) -> sqlite3.Connection:
     """A connection that reads the existing store at ``path`` and changes nothing. A store where SQLite cannot
-    make its -shm file (read-only media, another user's folder) is read as immutable when no log is beside it."""
+    make its -shm file (read-only media, another user's folder) is read as immutable when no log is beside it; so is
+    another user's store without its log and index (see :func:`_shared`)."""
+    disk.refuse_special_files(path)
     if not path.is_file():
-        what = "is a directory, not a store" if path.is_dir() else "does not exist"
-        raise MissingData(f"{path} {what}; run `knight run homework-8` (or another job) first, or give --store")
+        raise MissingData(f"{path} does not exist; run `knight run homework-8` (or another job) first, or give --store")
     try:
         try:
-            db, version = _connect_read_only(path, immutable=False)
+            db, version = _connect_read_only(path, immutable=_shared(path))
         except sqlite3.OperationalError as error:
             # A store alone on read-only media (a CD, a read-only mount, a folder of another user): SQLite
             # cannot make the -shm file its WAL mode reads through. With no log beside it, the file holds
@@ -170,6 +172,24 @@ def _switch_to_wal(db: sqlite3.Connection) -> None:
             if "locked" not in str(error) or attempt == 99:
                 raise
             time.sleep(0.05)
+
+
+def _shared(path: Path) -> bool:
+    """Whether to read another user's store as immutable: SQLite would make its -wal and -shm files beside it (a
+    folder all may write, like /tmp), owned by this reader, and its owner could not write the store any more. With
+    both there (its owner has it open) they are read as they are; with results in a log but no index beside it,
+    this reader cannot read it without making one, and says so. Read so, the store is taken as it is in its file,
+    as on read-only media: a run its owner starts meanwhile is not seen, and should not be started meanwhile."""
+    if not disk.others_file(path) or all(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm")):
+        return False
+    if _has_log(path):
+        raise StoreError(
+            f"cannot read the store {path} as another user: its log {path}-wal holds results that SQLite reads "
+            f"through an index file it would leave beside it, owned by you, and the store's owner could not write "
+            "the store any more; let its owner run `knight verify --repair` on it first (which folds the log into it), or copy the store with its -wal "
+            "file to a folder of yours and give that with --store"
+        )
+    return True
 
 
 def _cannot_open(error: sqlite3.Error) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from knight.errors import StoreError
@@ -20,7 +21,10 @@ __all__ = [
     "cannot_write",
     "identity",
     "moved_message",
+    "not_a_file",
     "opened_name",
+    "others_file",
+    "refuse_special_files",
     "sqlite_disk_error",
     "unwritable_reason",
 ]
@@ -46,6 +50,57 @@ def cannot_write(path: str | Path, error: OSError, kept: str = "", *, doing: str
     to do, and what is kept."""
     cause, todo = _CAUSES.get(error.errno or 0, ((error.strerror or str(error)).lower(), "fix that and run again"))
     return f"cannot {doing} {path}: {cause}; {todo}{f' ({kept})' if kept else ''}"
+
+
+#: What each kind of file other than a regular one is, as a message names it.
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+#: The files SQLite keeps beside a store, each named by a suffix to the store's path.
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def not_a_file(path: Path) -> str:
+    """What ``path`` is when it is there (links followed) and is not a regular file, e.g. "a character device";
+    empty for a regular file, for nothing there, and where the system cannot say."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), "" if stat.S_ISREG(mode) else "not a file")
+
+
+def refuse_special_files(path: Path) -> None:
+    """Raise :class:`StoreError` when the store at ``path``, or a file SQLite keeps beside it, is there and is not a
+    regular file (a device, a FIFO, a socket, a directory): SQLite would write beside a device (``/dev/null-journal``),
+    block on a FIFO, or say something misleading; this says what it is, before SQLite opens anything."""
+    kind = not_a_file(path)
+    if kind:
+        raise StoreError(
+            f"the store {path} is {kind}, not a file; give the path of a store file (or of one to be made) with "
+            "--store or $KNIGHT_STORE"
+        )
+    for suffix in COMPANIONS:
+        kind = not_a_file(Path(f"{path}{suffix}"))
+        if kind:
+            raise StoreError(
+                f"{path}{suffix}, where SQLite keeps the store's {'log' if suffix != '-shm' else 'log index'}, "
+                f"is {kind}, not a file; move it away, or give another store with --store"
+            )
+
+
+def others_file(path: Path) -> bool:
+    """Whether the existing file ``path`` belongs to another user than this process's (never for root, whose
+    files SQLite gives to the store's owner itself)."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else 0
+    try:
+        return uid != 0 and os.stat(path).st_uid != uid
+    except OSError:
+        return False
 
 
 def unwritable_reason(path: Path) -> str:
