@@ -1,0 +1,324 @@
+"""Exact tour counts by dynamic programming over the board's frontier: counting without listing.
+
+The enumerating census (:mod:`knight.engine.census`) visits every tour, so its cost grows with their number
+(7 × 7 has 1.7·10^11 directed open tours). This module counts the same numbers by sweeping the board square
+by square in row-major order and deciding, at each square, which of its knight moves to squares already
+swept belong to the tour. What the squares still to come can see of the moves chosen so far is the
+*frontier state*: for each of the last ``2w + 1`` squares swept (``w`` the row length; a knight move reaches
+two rows back and one column aside, so no older square has a move left to decide) its degree so far (0, 1
+or 2) and, for a loose end (degree 1), which other loose end closes its path — the *mate* of Knuth's
+SIMPATH. Only the number of ways to reach each state is kept: partial tours that look the same from the
+squares to come merge, so the cost grows with the number of states, not of tours.
+
+A square leaves the frontier once its last move is decided; it must then have degree 2, or, for an open
+tour, degree 1 if it is one of the tour's two ends. The other end of a path whose end has left is marked
+a *tail*; at most two tails. A cycle may close only at the last square, with nothing left loose; an open
+path may be completed (both ends gone) only when nothing is left either.
+
+State encoding, one code per frontier square (4 bits each in the compiled kernel, :mod:`knight.engine.frontier_kernel`):
+``0`` degree 0, ``1`` degree 2 (or no square: beyond the board's edge, removed), ``2`` a tail, ``3…`` a
+loose end's path, both ends of a path sharing the code, numbered in order of first appearance so that
+equal frontiers have equal codes. The board is swept along its longer side, so the row length ``w`` is
+its shorter side: at most :data:`MAX_SHORT_SIDE` for 64-bit states.
+
+References: D. E. Knuth, *The Art of Computer Programming* 4A, §7.1.4 (SIMPATH, the mate array);
+H. Iwashita, J. Kawahara, S. Minato, "ZDD-based computation of the number of paths in a graph" (2012)
+and J. Kawahara et al., "Frontier-based search for enumerating all constrained subgraphs with compressed
+representation" (IEICE 2017; the frontier search of graphillion); OEIS A165134 (directed open tours of
+n × n) and A001230 (closed tours).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from knight.engine.board import Board, Square
+from knight.errors import InvalidInput
+
+__all__ = [
+    "MAX_SHORT_SIDE",
+    "DEFAULT_MAX_STATES",
+    "FrontierCount",
+    "TooManyStates",
+    "frontier_count",
+    "frontier_count_reference",
+    "sweep_layout",
+]
+
+#: The longest shorter side the compiled kernel's 64-bit states hold: 2·7 + 1 squares of 4 bits.
+MAX_SHORT_SIDE = 7
+#: The state table's default cap: ~10^8 states (16 bytes each, two tables at most half full: ~6.4 GB).
+DEFAULT_MAX_STATES = 100_000_000
+
+#: Codes of a frontier square (see the module's docstring).
+EMPTY, DONE, TAIL, FIRST_PATH = 0, 1, 2, 3
+
+
+class TooManyStates(InvalidInput):
+    """The frontier held more states than the cap allows (``--max-states``)."""
+
+
+@dataclass(frozen=True)
+class FrontierCount:
+    """The count of ``board``'s tours (less ``removed``) by the frontier method.
+
+    ``tours``: directed open tours (each path twice, once from each end, as the census counts them), or
+    closed tours as cycles (up to start square and direction, as the census's ``cycles``).
+    ``peak_states``: the most frontier states held at once; ``states``: summed over every square swept.
+    """
+
+    board: Board
+    closed: bool
+    tours: int
+    peak_states: int
+    states: int
+    removed: tuple[Square, ...] = ()
+
+
+@dataclass(frozen=True)
+class SweepLayout:
+    """The board as swept: ``width`` squares a row, ``length`` rows, ``absent[i]`` for a removed square ``i``
+    (row-major, in the sweep's orientation)."""
+
+    width: int
+    length: int
+    absent: tuple[bool, ...]
+
+    @property
+    def squares(self) -> int:
+        return self.width * self.length
+
+    @property
+    def window(self) -> int:
+        """Frontier squares kept between two steps: a move reaches ``2 * width + 1`` squares back."""
+        return 2 * self.width + 1
+
+    def back_moves(self, square: int) -> list[int]:
+        """The distances back, in the sweep, to the squares on the board before ``square`` a knight move away."""
+        if self.absent[square]:
+            return []
+        w = self.width
+        row, col = divmod(square, w)
+        found = []
+        for rows, cols in ((2, -1), (2, 1), (1, -2), (1, 2)):
+            if row - rows >= 0 and 0 <= col + cols < w and not self.absent[square - rows * w + cols]:
+                found.append(rows * w - cols)
+        return found
+
+    def finished(self) -> list[list[int]]:
+        """For each square, the distances back to the squares whose last move is decided there (itself
+        included when no move leads on from it): they leave the frontier as soon as they can, so that
+        frontiers differing only in them merge."""
+        last = list(range(self.squares))
+        for square in range(self.squares):
+            for back in self.back_moves(square):
+                last[square - back] = square
+        out: list[list[int]] = [[] for _ in range(self.squares)]
+        for square in range(self.squares):
+            if not self.absent[square]:
+                out[last[square]].append(last[square] - square)
+        return out
+
+    def end_colour(self) -> int:
+        """The colour both ends of an open tour must have (0 or 1, ``(row + col) % 2``), or -1 when the colours
+        are equally many (one end on each) or too uneven for any tour (the count is 0 anyway)."""
+        colours = [0, 0]
+        for square in range(self.squares):
+            if not self.absent[square]:
+                colours[sum(divmod(square, self.width)) % 2] += 1
+        return {1: 0, -1: 1}.get(colours[0] - colours[1], -1)
+
+
+def sweep_layout(board: Board, removed: Iterable[Square] = ()) -> SweepLayout:
+    """``board`` laid out to be swept along its longer side (the frontier spans the shorter one).
+
+    >>> layout = sweep_layout(Board(6, 4), removed=[(0, 3)])
+    >>> layout.width, layout.length, layout.absent.index(True)
+    (4, 6, 3)
+    """
+    gone = set()
+    for square in removed:
+        if not board.contains(square):
+            raise InvalidInput(f"removed square {square} is not on {board}; give squares of the board")
+        gone.add(tuple(square))
+    transpose = board.m > board.n
+    width, length = (board.n, board.m) if transpose else (board.m, board.n)
+    absent = tuple(((col, row) if transpose else (row, col)) in gone for row in range(length) for col in range(width))
+    return SweepLayout(width, length, absent)
+
+
+def check_frontier_board(board: Board, max_states: int = DEFAULT_MAX_STATES) -> None:
+    """Raise :class:`InvalidInput` when the frontier method cannot count ``board`` (its shorter side too long)
+    or ``max_states`` is not a positive number."""
+    if min(board.n, board.m) > MAX_SHORT_SIDE:
+        raise InvalidInput(
+            f"the frontier method counts boards whose shorter side is at most {MAX_SHORT_SIDE} (64-bit states); "
+            f"{board} has {min(board.n, board.m)}: use the enumerating census"
+        )
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise InvalidInput(f"the state cap must be a positive whole number, got {max_states!r}")
+
+
+def too_many_states(board: Board, max_states: int) -> TooManyStates:
+    """The error for a count that would pass the state cap."""
+    return TooManyStates(
+        f"counting {board} needs more than {max_states:,} frontier states (the state cap, --max-states); "
+        "raise the cap if memory allows (about 40 bytes a state)"
+    )
+
+
+def finish_count(
+    board: Board, closed: bool, ways: int, removed: tuple[Square, ...], peak: int, total: int
+) -> FrontierCount:
+    """The count as the census gives it: an open path is two directed tours (a lone square is one)."""
+    squares = board.size - len(set(removed))
+    tours = ways if closed or squares == 1 else 2 * ways
+    return FrontierCount(board, closed, tours, peak, total, removed)
+
+
+def frontier_count_reference(
+    board: Board, *, closed: bool = False, removed: Iterable[Square] = (), max_states: int = DEFAULT_MAX_STATES
+) -> FrontierCount:
+    """Count ``board``'s tours by the frontier sweep, in plain Python: the clear version the compiled kernel
+    is checked against (fine to about 30 squares).
+
+    >>> frontier_count_reference(Board(5, 5)).tours, frontier_count_reference(Board(3, 4), closed=True).tours
+    (1728, 0)
+    """
+    check_frontier_board(board, max_states)
+    removed = tuple((int(row), int(col)) for row, col in removed)
+    layout = sweep_layout(board, removed)
+    real = [i for i in range(layout.squares) if not layout.absent[i]]
+    if len(real) <= 1:  # no move to decide: a lone square is one open tour, an empty board none
+        return finish_count(board, closed, int(len(real) == 1 and not closed), removed, 1, 1)
+    last, window, finished, colour = real[-1], layout.window, layout.finished(), layout.end_colour()
+    states: dict[tuple[int, ...], int] = {(DONE,) * window: 1}  # before the board: squares that are not there
+    ways = peak = total = 0
+    for square in range(layout.squares):
+        moves = layout.back_moves(square)
+        # Of the squares leaving now, those of the wrong colour to end an open tour.
+        wrong = [
+            back for back in finished[square] if colour >= 0 and sum(divmod(square - back, layout.width)) % 2 != colour
+        ]
+        after: dict[tuple[int, ...], int] = {}
+        for state, count in states.items():
+            for chosen in _subsets(state, moves, window):
+                codes, ended = _place(state, chosen, window, closed, square == last)
+                if codes is None:
+                    ways += count * ended
+                    continue
+                if layout.absent[square]:
+                    codes[window] = DONE
+                for back in finished[square]:
+                    codes, ended = _leave(codes, window - back, closed, square == last, back in wrong)
+                    if codes is None:
+                        ways += count * ended
+                        break
+                if codes is not None:
+                    key = _canonical(codes[1:])  # the oldest square's moves are all decided: it is DONE
+                    after[key] = after.get(key, 0) + count
+        states = after
+        peak, total = max(peak, len(states)), total + len(states)
+        if len(states) > max_states:
+            raise too_many_states(board, max_states)
+    return finish_count(board, closed, ways, removed, peak, total)
+
+
+def _subsets(state: tuple[int, ...], moves: list[int], window: int) -> Iterable[tuple[int, ...]]:
+    """The sets of moves back (as indices into the extended frontier) the new square may take: at most two,
+    each to a square still short of degree 2."""
+    open_ends = [window - back for back in moves if state[window - back] != DONE]
+    yield ()
+    for i, a in enumerate(open_ends):
+        yield (a,)
+        for b in open_ends[i + 1 :]:
+            yield (a, b)
+
+
+def _place(
+    state: tuple[int, ...], chosen: tuple[int, ...], window: int, closed: bool, at_end: bool
+) -> tuple[list[int] | None, bool]:
+    """The frontier after the new square (index ``window``) takes the moves to ``chosen``: (codes, False), or
+    (None, True) when the moves complete the tour, or (None, False) when they cannot be part of a tour."""
+    codes = [*state, EMPTY]
+    fresh = max(FIRST_PATH, max(codes) + 1)
+    for other in chosen:
+        a, b = window, other
+        ca, cb = codes[a], codes[b]
+        if ca >= FIRST_PATH and ca == cb:  # the two ends of one path: a cycle
+            codes[a] = codes[b] = DONE
+            return None, closed and at_end and all(code == DONE for code in codes)
+        ends = []
+        for square, code in ((a, ca), (b, cb)):
+            if code == EMPTY:
+                ends.append(square)
+            elif code == TAIL:
+                ends.append(-1)
+                codes[square] = DONE
+            else:
+                ends.append(next(i for i, c in enumerate(codes) if c == code and i != square))
+                codes[square] = DONE
+        if ends[0] == -1 and ends[1] == -1:  # two tails joined: the whole open path
+            return None, at_end and all(code == DONE for code in codes)
+        if -1 in ends:
+            codes[ends[0] if ends[1] == -1 else ends[1]] = TAIL
+        else:
+            codes[ends[0]] = codes[ends[1]] = fresh
+            fresh += 1
+    return codes, False
+
+
+def _leave(codes: list[int], at: int, closed: bool, at_end: bool, wrong_colour: bool) -> tuple[list[int] | None, bool]:
+    """The square ``at`` leaves the frontier (its moves are all decided): (the codes, False) with it DONE; or
+    (None, True) when it completes the open tour; or (None, False) when it cannot be part of a tour."""
+    code = codes[at]
+    if code == DONE:
+        return codes, False
+    if code == EMPTY or closed or wrong_colour:  # a square never reached, or a tour's end where none may be
+        return None, False
+    codes[at] = DONE
+    if code == TAIL:  # the path's second end leaves: the tour must be complete
+        return None, at_end and all(c == DONE for c in codes)
+    codes = [TAIL if c == code else c for c in codes]
+    return (codes, False) if codes.count(TAIL) <= 2 else (None, False)
+
+
+def _canonical(codes: list[int]) -> tuple[int, ...]:
+    """``codes`` with the paths numbered from :data:`FIRST_PATH` in order of first appearance."""
+    names: dict[int, int] = {}
+    out = []
+    for code in codes:
+        if code >= FIRST_PATH:
+            code = names.setdefault(code, FIRST_PATH + len(names))
+        out.append(code)
+    return tuple(out)
+
+
+def frontier_count(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    max_states: int = DEFAULT_MAX_STATES,
+    compiled: bool | None = None,
+) -> FrontierCount:
+    """Count every tour of ``board`` exactly by dynamic programming over its frontier (see the module).
+
+    Parameters
+    ----------
+    board : the board; its shorter side at most :data:`MAX_SHORT_SIDE`.
+    closed : count closed tours (as cycles), else directed open tours.
+    removed : squares taken off the board, ``(row, col)``.
+    max_states : stop with :class:`TooManyStates` when the frontier would hold more states.
+    compiled : force the compiled (True) or interpreted (False) kernel; see :mod:`knight.engine.kernel`.
+
+    Returns a :class:`FrontierCount`: the tours, counted as :func:`knight.engine.census.census` counts them
+    (its ``total`` for open tours, its ``cycles`` for closed), and the peak number of states.
+
+    Example
+    -------
+    >>> frontier_count(Board(5, 5)).tours, frontier_count(Board(6, 6), closed=True).tours
+    (1728, 9862)
+    """
+    return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
