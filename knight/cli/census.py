@@ -7,7 +7,7 @@ run again, it counts only the units the store lacks; run twice, it counts nothin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
@@ -110,14 +110,22 @@ def census(
     if stored.census is None:
         if as_json:  # one document whatever the outcome: the same keys, the counts unknown (null)
             document = _as_dict(board, closed, removed, square, verdict, None, None, None)
-            unknown = ("counts", "total", "undirected", "cycles", "cycles_up_to_symmetry", "nodes")
             document.update(
-                dict.fromkeys(unknown),
-                searched=True,
-                units=stored.units_total,
-                units_done=stored.units_done,
-                units_failed=stored.units_failed,
-                failures=[f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures],
+                {
+                    "counts": None,
+                    "total": None,
+                    "undirected": None,
+                    "cycles": None,
+                    "cycles_up_to_symmetry": None,
+                    "nodes": None,
+                    "searched": True,
+                    "units": stored.units_total,
+                    "units_done": stored.units_done,
+                    "units_failed": stored.units_failed,
+                    "failures": [
+                        f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures
+                    ],
+                }
             )
             print_json(document)
         typer.echo(
@@ -129,7 +137,7 @@ def census(
             typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
         return EXIT_SOME_FAILED
     symmetric = stored.symmetric  # listed by the run when the closed census completed
-    run = {
+    run: CensusRun = {
         "store": str(path),
         "units_run": summary.ran,
         "units_stored": summary.already_done,
@@ -148,7 +156,7 @@ def _print(
     verdict: Verdict,
     stored: CensusRecord | None,
     symmetric: int | None,
-    run: dict[str, Any] | None,
+    run: CensusRun | None,
     as_json: bool,
 ) -> int:
     result = None if stored is None else stored.census
@@ -166,7 +174,7 @@ def _describe(
     verdict: Verdict,
     result: Census | None,
     symmetric: int | None,
-    run: dict[str, Any] | None,
+    run: CensusRun | None,
 ) -> str:
     kind = "closed" if closed else "open"
     less = f" less {', '.join(map(str, removed))}" if removed else ""
@@ -208,6 +216,53 @@ def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'es' if noun.endswith('s') else 's'}"
 
 
+class Theory(TypedDict):
+    """What theory says of the board (:class:`~knight.engine.theory.Verdict`)."""
+
+    exists: bool | None
+    argument: str
+    reason: str
+
+
+class CensusRun(TypedDict):
+    """How the census ran: the store, units counted now and found there, on how many processes of which
+    executor, in how long (none, 0 and null when theory answered)."""
+
+    store: str | None
+    units_run: int
+    units_stored: int
+    processes: int
+    executor: str | None
+    seconds: float
+
+
+class _Head(TypedDict):
+    board: list[int]
+    closed: bool
+    removed: list[list[int]]
+    theory: Theory
+
+
+class _Counts(TypedDict):
+    counts: list[list[int | None]] | None
+    total: int | None
+    undirected: int | None
+    cycles: int | None
+    cycles_up_to_symmetry: int | None
+    nodes: int | None
+    units: int
+    units_done: int
+    units_failed: int
+    failures: list[str]
+    searched: bool
+    searched_starts: list[list[int]]
+
+
+class CensusDocument(_Head, _Counts, CensusRun):
+    """``knight census --json``'s document (after its version): the same keys whether the census was searched
+    or answered by theory, open or closed (null where a value does not apply)."""
+
+
 def _as_dict(
     board: Board,
     closed: bool,
@@ -216,11 +271,11 @@ def _as_dict(
     verdict: Verdict,
     result: Census | None,
     symmetric: int | None,
-    run: dict[str, Any] | None,
-) -> dict[str, Any]:
+    run: CensusRun | None,
+) -> CensusDocument:
     """The census as the JSON document's data: the same keys whether it was searched or answered by theory,
     open or closed (null where a value does not apply)."""
-    data: dict[str, Any] = {
+    head: _Head = {
         "board": [board.n, board.m],
         "closed": closed,
         "removed": [list(s) for s in removed],
@@ -231,40 +286,40 @@ def _as_dict(
             [None if (r, c) in removed or (start and (r, c) != tuple(start)) else 0 for c in range(board.m)]
             for r in range(board.n)
         ]
-        data.update(
-            counts=counts,
-            total=0,
-            undirected=None if closed else 0,
-            cycles=0 if closed else None,
-            cycles_up_to_symmetry=0 if closed else None,
-            nodes=0,
-            units=0,
-            units_done=0,
-            units_failed=0,
-            failures=[],
-            searched=False,
-            searched_starts=[],
-            store=None,
-            units_run=0,
-            units_stored=0,
-            processes=0,
-            executor=None,
-            seconds=0.0,
-        )
-        return data
-    data.update(
-        counts=[[int(v) if v >= 0 else None for v in row] for row in result.counts],
-        total=result.total,
-        undirected=result.undirected,
-        cycles=result.cycles if closed else None,
-        cycles_up_to_symmetry=symmetric if closed else None,
-        nodes=result.nodes,
-        units=result.units,
-        units_done=result.units,
-        units_failed=0,
-        failures=[],
-        searched=True,
-        searched_starts=[list(s) for s in result.searched_starts],
+        return {
+            **head,
+            "counts": counts,
+            "total": 0,
+            "undirected": None if closed else 0,
+            "cycles": 0 if closed else None,
+            "cycles_up_to_symmetry": 0 if closed else None,
+            "nodes": 0,
+            "units": 0,
+            "units_done": 0,
+            "units_failed": 0,
+            "failures": [],
+            "searched": False,
+            "searched_starts": [],
+            "store": None,
+            "units_run": 0,
+            "units_stored": 0,
+            "processes": 0,
+            "executor": None,
+            "seconds": 0.0,
+        }
+    return {
+        **head,
+        "counts": [[int(v) if v >= 0 else None for v in row] for row in result.counts],
+        "total": result.total,
+        "undirected": result.undirected,
+        "cycles": result.cycles if closed else None,
+        "cycles_up_to_symmetry": symmetric if closed else None,
+        "nodes": result.nodes,
+        "units": result.units,
+        "units_done": result.units,
+        "units_failed": 0,
+        "failures": [],
+        "searched": True,
+        "searched_starts": [list(s) for s in result.searched_starts],
         **run,
-    )
-    return data
+    }

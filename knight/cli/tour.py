@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the engine is imported where it is used: `knight --help` lo
     import numpy as np
 
     from knight.engine import Board, Method, Tour
+    from knight.engine.parameters import Params
     from knight.engine.theory import Verdict
 
 __all__ = [
@@ -109,9 +110,17 @@ def tour(
     board = Board(n, n if m is None else m)
     square = parse_square(start, "--start", board.n)
     removed = parse_squares(remove, "--remove", board.n) or None
-    given = {"tie": tie, "seed": seed, "closed": closed or None, "order": order, "budget": budget, "removed": removed}
-    params: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-    found = _stuck_tour(board, square, method, params) or find_tour(board, square, method, **params)
+    given: Params = {
+        "tie": tie,
+        "seed": seed,
+        "closed": closed or None,
+        "order": order,
+        "budget": budget,
+        "removed": removed,
+    }
+    params: Params = {name: value for name, value in given.items() if value is not None}
+    # compiled named (as by default) so that the parameters are read as parameters only
+    found = _stuck_tour(board, square, method, params) or find_tour(board, square, method, compiled=None, **params)
     if as_json:
         print_json_chunks(found.json_chunks(), theory=str(theory(found)))  # from the path array, never a list a square
     else:
@@ -119,7 +128,7 @@ def tour(
     return EXIT_FULL_TOUR if found.success else EXIT_NO_FULL_TOUR
 
 
-def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: dict[str, Any]) -> Tour | None:
+def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: Params) -> Tour | None:
     """On a board of one row or one column the knight has no move at all: the tour is the start square
     alone, whatever the method. Answered at once from a 1 x 2 board (where the method's parameters are
     checked and its work counted the same), not by building the move tables of up to 16,777,216
@@ -132,7 +141,7 @@ def _stuck_tour(board: Board, start: tuple[int, int], method: str, params: dict[
     if min(board.n, board.m) != 1 or board.size <= 2 or "removed" in params or not board.contains(start):
         return None
     try:
-        small = find_tour(Board(1, 2), (0, 0), method, **params)
+        small = find_tour(Board(1, 2), (0, 0), method, compiled=None, **params)
     except InvalidInput:
         return None
     return Tour(

@@ -8,7 +8,7 @@ every one of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ INT64_MAX = 2**63 - 1
 SquareValue = tuple[int, int] | list[int]
 #: One parameter's value: a flag (``closed``), a number (``budget``, ``seed``), a name (``tie``), a square (a census
 #: unit's ``first``, None when it has no move) or squares (``removed``, a census unit's ``more``).
-ParamValue = bool | int | str | SquareValue | tuple[SquareValue, ...] | list[SquareValue] | None
+ParamValue = bool | int | str | SquareValue | Sequence[SquareValue] | None
 #: A task's, a sweep's or a tour's parameters, by name.
 Params = dict[str, ParamValue]
 
