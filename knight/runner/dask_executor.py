@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
 from knight.engine import InvalidInput
@@ -23,6 +23,9 @@ from knight.errors import MissingExtra
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
 from knight.tasks import Task, TaskResult
+
+if TYPE_CHECKING:
+    import ssl
 
 __all__ = [
     "SCHEMES",
@@ -178,7 +181,7 @@ class DaskExecutor:
 
         address = str(self.address)
         security = Security()  # Dask's TLS settings, from its configuration
-        arguments = security.get_connection_args("client")
+        arguments: ConnectionArgs = security.get_connection_args("client")
         if address.startswith("tls://") and arguments.get("ssl_context") is None:
             raise InvalidInput(
                 f"{address} needs Dask's TLS settings (distributed.comm.tls.ca-file, .client.cert and .client.key "
@@ -196,7 +199,15 @@ class DaskExecutor:
 _ADVICE = "start one with `dask scheduler`, check the address, or drop --scheduler"
 
 
-def _identify(address: str, timeout: float, arguments: dict[str, Any]) -> None:
+class ConnectionArgs(TypedDict):
+    """How a client connects, as Dask's ``Security.get_connection_args("client")`` gives it: passed to its comm."""
+
+    ssl_context: ssl.SSLContext | None
+    require_encryption: bool | None
+    extra_conn_args: dict[str, object]  # the comm's own, passed on unread
+
+
+def _identify(address: str, timeout: float, arguments: ConnectionArgs) -> None:
     """Connect to ``address`` and ask who answers, each step within ``timeout`` seconds; :class:`InvalidInput`
     in one line unless a Dask scheduler does. Run on a thread of its own: the caller may be in an event loop."""
     parts = urlsplit(address)
@@ -209,7 +220,7 @@ def _identify(address: str, timeout: float, arguments: dict[str, Any]) -> None:
         raise InvalidInput(answer)
 
 
-async def _ask(address: str, host: str, port: int, timeout: float, arguments: dict[str, Any]) -> str | None:
+async def _ask(address: str, host: str, port: int, timeout: float, arguments: ConnectionArgs) -> str | None:
     """None when a Dask scheduler answers at ``address`` within ``timeout`` seconds in all; else why not, in a
     sentence that says what to do."""
     from distributed.comm import connect
