@@ -75,8 +75,8 @@ def verify(
         elif repair:
             tables = f"made table(s) {', '.join(made)} again (empty), " if made else ""
             typer.echo(
-                f"{path}: {len(problems)} problem(s); {tables}dropped {dropped} damaged result(s) and what referred "
-                "to lost tasks: run `knight run` (or `knight census`) again to compute them"
+                f"{path}: {len(problems)} problem(s); {tables}dropped {dropped} damaged result(s) and the records "
+                "left without their task or census: run `knight run` (or `knight census`) again to compute them"
             )
         else:
             typer.echo(f"{path}: {len(problems)} problem(s); `knight verify --repair` drops what is damaged")

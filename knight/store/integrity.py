@@ -251,11 +251,11 @@ def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
     """Drop what ``problems`` name, so that the next run computes it again: the done results of
     damaged tasks with their outcome rows, tasks whose key is wrong, the rows that refer to a task or a census
     the store lacks (the job's next run registers them again), and missing tables (recreated empty, ``schema``
-    being the store's CREATE statements). Returns how many tasks' results were dropped. Call inside a write
-    transaction."""
+    being the store's CREATE statements). Returns how many tasks' results (or outcomes) were dropped. Call inside
+    a write transaction."""
     for statement in filter(str.strip, schema.split(";")):
         db.execute(statement)
-    (before,) = db.execute("SELECT count(*) FROM results").fetchone()
+    before = _with_results(db)
     keys = {problem.key for problem in problems if problem.key}
     keys |= {key for (key,) in db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND {NO_OUTCOME}")}
     dropped = [(key,) for key in sorted(keys)]
@@ -265,8 +265,13 @@ def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
     for table in ("census_tasks", "job_tasks", "tasks"):  # the job re-registers them with their right keys
         db.executemany(f"DELETE FROM {table} WHERE {'key' if table == 'tasks' else 'task_key'} = ?", wrong)
     references.drop_orphans(db)
-    (after,) = db.execute("SELECT count(*) FROM results").fetchone()
-    return int(before - after)
+    return before - _with_results(db)
+
+
+def _with_results(db: sqlite3.Connection) -> int:
+    """How many tasks have a result or an outcome row (what a repair drops of them is computed again)."""
+    union = " UNION ".join(f"SELECT task_key FROM {table}" for table in ("results", *OUTCOME_COLUMNS))
+    return int(db.execute(f"SELECT count(*) FROM ({union})").fetchone()[0])
 
 
 def _selected(db: sqlite3.Connection, queries: list[str], limit: int | None) -> list[Problem]:

@@ -17,7 +17,8 @@ __all__ = ["CENSUS_REFERENCES", "TASK_REFERENCES", "drop_orphans", "orphan_censu
 
 #: The tables whose rows name a task (column ``task_key``), each row meaningless without it.
 TASK_REFERENCES = ("results", "tours", "counts", "estimates", "job_tasks", "census_tasks")
-#: The tables whose rows name a census (column ``census_id``).
+#: The tables whose rows name a census (column ``census_id``); ``census_classes`` may be missing (a store written
+#: before it existed, read without writing: :mod:`knight.store.schema`), and is then passed over.
 CENSUS_REFERENCES = ("census_tasks", "job_censuses", "census_classes")
 
 _NO_TASK = "NOT EXISTS (SELECT 1 FROM tasks t WHERE t.key = {table}.task_key)"
@@ -42,7 +43,7 @@ def orphan_censuses(db: sqlite3.Connection, limit: int | None = None) -> list[tu
     """The census ids that rows refer to but table ``censuses`` lacks, each with the tables that refer to it."""
     union = " UNION ALL ".join(
         f"SELECT census_id, '{table}' AS name FROM {table} WHERE {_NO_CENSUS.format(table=table)}"
-        for table in CENSUS_REFERENCES
+        for table in _present(db, CENSUS_REFERENCES)
     )
     return db.execute(
         f"SELECT o.census_id, group_concat(DISTINCT o.name) FROM ({union}) o "
@@ -54,8 +55,14 @@ def drop_orphans(db: sqlite3.Connection) -> None:
     """Delete every row that refers to a task or a census the store lacks (inside the caller's transaction)."""
     for table in TASK_REFERENCES:
         db.execute(f"DELETE FROM {table} WHERE {_NO_TASK.format(table=table)}")
-    for table in CENSUS_REFERENCES:
+    for table in _present(db, CENSUS_REFERENCES):
         db.execute(f"DELETE FROM {table} WHERE {_NO_CENSUS.format(table=table)}")
+
+
+def _present(db: sqlite3.Connection, tables: tuple[str, ...]) -> list[str]:
+    """Those of ``tables`` that the store has."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [table for table in tables if table in present]
 
 
 def _limit(limit: int | None) -> str:
