@@ -14,6 +14,7 @@ from typing import Any
 __all__ = ["lazy_names"]
 
 
+# namespace: a module's globals(), which hold anything
 def lazy_names(namespace: dict[str, Any], homes: dict[str, str]) -> Callable[[str], Any]:
     """The module ``__getattr__`` of the package whose globals are ``namespace``: each name of ``homes`` is
     imported from the module given there on first use, then kept in ``namespace``."""

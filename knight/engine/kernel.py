@@ -305,8 +305,11 @@ def _argument_check(signature: str) -> tuple[int, Callable[..., bool]]:
     Generated as one expression, like a dataclass's methods: the test runs on every call, and a small
     board's kernel takes only some 20 µs.
     """
+    dtypes: dict[str, np.dtype[Any]] = {}
+    conditions = [_condition(f"a{i}", part.strip(), dtypes) for i, part in enumerate(_split(_arguments(signature)))]
+    # exec's globals: the names the generated test reads
     names: dict[str, Any] = {"ndarray": np.ndarray, "integer": np.integer, "floating": np.floating, "bool_": np.bool_}
-    conditions = [_condition(f"a{i}", part.strip(), names) for i, part in enumerate(_split(_arguments(signature)))]
+    names.update(dtypes)
     parameters = ", ".join(f"a{i}" for i in range(len(conditions)))
     exec(f"def check({parameters}):\n    return {' and '.join(conditions)}\n", names)  # noqa: S102 - our own text
     return len(conditions), names["check"]
@@ -333,8 +336,9 @@ def _split(text: str) -> list[str]:
     return [*parts, text[start:]]
 
 
-def _condition(name: str, argument: str, names: dict[str, Any]) -> str:
-    """The test, as Python source, that the argument ``name`` has the type ``argument`` (``i8``, ``i4[:, ::1]``)."""
+def _condition(name: str, argument: str, dtypes: dict[str, np.dtype[Any]]) -> str:
+    """The test, as Python source, that the argument ``name`` has the type ``argument`` (``i8``, ``i4[:, ::1]``);
+    the dtype an array's test compares with is added to ``dtypes``, under the name the test reads."""
     match = _ARGUMENT.fullmatch(argument)
     if match is None or match.group(1) not in _DTYPES:
         raise ValueError(f"unsupported kernel argument type {argument!r}; use one of {', '.join(_DTYPES)}")
@@ -346,7 +350,7 @@ def _condition(name: str, argument: str, names: dict[str, Any]) -> str:
         return f"(type({name}) is int or isinstance({name}, (int, integer, bool_))) and {low} <= {name} <= {high}"
     if not dims.replace(" ", "").endswith("::1"):
         raise ValueError(f"kernel array argument {argument!r} must be C-contiguous (end its dimensions with ::1)")
-    names[f"{name}_dtype"] = _DTYPES[code]
+    dtypes[f"{name}_dtype"] = _DTYPES[code]
     return (  # numpy's dtypes of its own types are one object each: `is` first, `==` for another's
         f"type({name}) is ndarray and ({name}.dtype is {name}_dtype or {name}.dtype == {name}_dtype) "
         f"and {name}.ndim == {dims.count(',') + 1} and {name}.flags.c_contiguous"

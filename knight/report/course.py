@@ -84,7 +84,7 @@ def load_course(path: Path) -> Course:
     return parse_course(data, path)
 
 
-def parse_course(data: dict[str, Any], path: Path) -> Course:
+def parse_course(data: dict[str, Any], path: Path) -> Course:  # TOML as read: checked below
     """Check the TOML ``data`` of the course file ``path``; the first problem is refused in one line."""
     from pydantic import ValidationError  # loaded only to read a file: it takes a fifth of a second
 

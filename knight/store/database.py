@@ -251,7 +251,7 @@ class Store:
         """The names of the jobs the store knows."""
         return queries.jobs(self.db)
 
-    def summary(self, job: str | None = None) -> list[dict[str, Any]]:
+    def summary(self, job: str | None = None) -> list[dict[str, Any]]:  # rows by column name, kept as JSON too
         """Per job, board, method and parameters (random seeds together): tasks, outcomes and distinct tours.
 
         Tour tasks only: census units are summed up by :meth:`censuses`, estimates listed by :meth:`estimates`.

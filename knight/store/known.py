@@ -63,7 +63,7 @@ class KnownFacts:
             with suppress(OSError):  # a full disk: the half-written file goes
                 partial.unlink(missing_ok=True)
 
-    def _noted(self) -> dict[str, Any]:
+    def _noted(self) -> dict[str, Any]:  # a JSON document read back
         """What ``<store>-known`` holds for this state (empty when the files have changed since)."""
         if self.state is None:
             return {}

@@ -114,6 +114,7 @@ ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
 """
 
 
+# rows by column name, as SQLite gives them or as <store>-known keeps them (JSON read back)
 def summary(db: sqlite3.Connection, path: Path, job: str | None = None) -> list[dict[str, Any]]:
     """Per job, board, method and parameters: tasks, outcomes and distinct tours (:meth:`Store.summary`)."""
     # The whole store's summary is kept beside it while its files are unchanged (knight.store.known):
