@@ -61,6 +61,19 @@ def census(
         ),
     ] = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
+    method: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "census: enumerate every tour (counts per start square, classes up to symmetry); frontier: "
+                "count them all at once by dynamic programming over the board's frontier (shorter side at most 7)."
+            )
+        ),
+    ] = "census",
+    max_states: Annotated[
+        int | None,
+        typer.Option(help="--method frontier: stop when the frontier holds more states (default 100,000,000)."),
+    ] = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
@@ -83,6 +96,8 @@ def census(
     board = Board(n, n if m is None else m)
     removed = parse_squares(remove, "--remove", board.n)
     square = None if start is None else parse_square(start, "--start", board.n)
+    if method != "census":
+        return _frontier(board, closed, removed, method, start, max_states, as_json)
     check_run_options(workers, executor, scheduler)
     spec = CensusSpec(
         board.n, board.m, closed, tuple(sorted(set(removed))), None if square is None else (square,), depth
@@ -146,6 +161,46 @@ def census(
         "seconds": round(summary.seconds, 4),
     }
     return _print(board, closed, removed, square, verdict, stored, symmetric, run, as_json)
+
+
+def _frontier(
+    board: Board, closed: bool, removed: list, method: str, start: str | None, max_states: int | None, as_json: bool
+) -> int:
+    """`--method frontier`: the count by dynamic programming over the frontier, printed (not stored)."""
+    import time
+
+    from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count
+    from knight.errors import InvalidInput
+
+    if method != "frontier":
+        raise InvalidInput(f"--method must be census or frontier, got {method!r}")
+    if start is not None:
+        raise InvalidInput("--start needs --method census: the frontier method counts every tour at once")
+    began = time.perf_counter()
+    result = frontier_count(
+        board, closed=closed, removed=removed, max_states=DEFAULT_MAX_STATES if max_states is None else max_states
+    )
+    seconds = time.perf_counter() - began
+    if as_json:
+        print_json(
+            {
+                "board": [board.n, board.m],
+                "closed": closed,
+                "removed": [list(s) for s in removed],
+                "method": "frontier",
+                "total": None if closed else result.tours,
+                "undirected": None if closed else result.tours // 2 if result.tours > 1 else result.tours,
+                "cycles": result.tours if closed else None,
+                "peak_states": result.peak_states,
+                "seconds": round(seconds, 4),
+            }
+        )
+        return 0
+    less = f" less {', '.join(map(str, removed))}" if removed else ""
+    what = "closed tours (as cycles)" if closed else "directed open tours"
+    typer.echo(f"{board}{less}: {result.tours:,} {what}, by the frontier method")
+    typer.echo(f"peak {result.peak_states:,} frontier states, {result.states:,} in all; {seconds:.2f} s")
+    return 0
 
 
 def _print(

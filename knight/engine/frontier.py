@@ -33,7 +33,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from knight.engine.board import Board, Square
+from knight.engine.frontier_kernel import EMPTY_KEY, frontier_step
 from knight.errors import InvalidInput
 
 __all__ = [
@@ -53,6 +56,8 @@ DEFAULT_MAX_STATES = 100_000_000
 
 #: Codes of a frontier square (see the module's docstring).
 EMPTY, DONE, TAIL, FIRST_PATH = 0, 1, 2, 3
+#: Whether a square may end an open tour (:meth:`SweepLayout.end_rules`).
+ANY_END, NOT_AN_END, END_OF_COLOUR = 0, 1, 2
 
 
 class TooManyStates(InvalidInput):
@@ -120,14 +125,21 @@ class SweepLayout:
                 out[last[square]].append(last[square] - square)
         return out
 
-    def end_colour(self) -> int:
-        """The colour both ends of an open tour must have (0 or 1, ``(row + col) % 2``), or -1 when the colours
-        are equally many (one end on each) or too uneven for any tour (the count is 0 anyway)."""
+    def end_rules(self) -> list[int]:
+        """For each square, whether it may be an end of an open tour: :data:`NOT_AN_END` when the colours are
+        one apart and it is of the fewer (both ends lie on the other); else :data:`END_OF_COLOUR` plus its
+        colour when they are equally many (one end on each: the state keeps the first end's colour); else
+        :data:`ANY_END` (colours two or more apart: there is no tour anyway)."""
         colours = [0, 0]
+        of = [sum(divmod(square, self.width)) % 2 for square in range(self.squares)]
         for square in range(self.squares):
-            if not self.absent[square]:
-                colours[sum(divmod(square, self.width)) % 2] += 1
-        return {1: 0, -1: 1}.get(colours[0] - colours[1], -1)
+            colours[of[square]] += not self.absent[square]
+        more = colours[0] - colours[1]
+        if more == 0:
+            return [END_OF_COLOUR + colour for colour in of]
+        if abs(more) == 1:
+            return [NOT_AN_END if (colour == 0) != (more == 1) else ANY_END for colour in of]
+        return [ANY_END] * self.squares
 
 
 def sweep_layout(board: Board, removed: Iterable[Square] = ()) -> SweepLayout:
@@ -192,15 +204,12 @@ def frontier_count_reference(
     real = [i for i in range(layout.squares) if not layout.absent[i]]
     if len(real) <= 1:  # no move to decide: a lone square is one open tour, an empty board none
         return finish_count(board, closed, int(len(real) == 1 and not closed), removed, 1, 1)
-    last, window, finished, colour = real[-1], layout.window, layout.finished(), layout.end_colour()
-    states: dict[tuple[int, ...], int] = {(DONE,) * window: 1}  # before the board: squares that are not there
+    last, window, finished, rules = real[-1], layout.window, layout.finished(), layout.end_rules()
+    # Before the board: squares that are not there; last, the colour of the first end gone (none yet).
+    states: dict[tuple[int, ...], int] = {(DONE,) * window + (0,): 1}
     ways = peak = total = 0
     for square in range(layout.squares):
         moves = layout.back_moves(square)
-        # Of the squares leaving now, those of the wrong colour to end an open tour.
-        wrong = [
-            back for back in finished[square] if colour >= 0 and sum(divmod(square - back, layout.width)) % 2 != colour
-        ]
         after: dict[tuple[int, ...], int] = {}
         for state, count in states.items():
             for chosen in _subsets(state, moves, window):
@@ -211,7 +220,7 @@ def frontier_count_reference(
                 if layout.absent[square]:
                     codes[window] = DONE
                 for back in finished[square]:
-                    codes, ended = _leave(codes, window - back, closed, square == last, back in wrong)
+                    codes, ended = _leave(codes, window - back, closed, square == last, rules[square - back])
                     if codes is None:
                         ways += count * ended
                         break
@@ -241,14 +250,14 @@ def _place(
 ) -> tuple[list[int] | None, bool]:
     """The frontier after the new square (index ``window``) takes the moves to ``chosen``: (codes, False), or
     (None, True) when the moves complete the tour, or (None, False) when they cannot be part of a tour."""
-    codes = [*state, EMPTY]
-    fresh = max(FIRST_PATH, max(codes) + 1)
+    codes = [*state[:window], EMPTY, state[window]]  # the new square, then the first end's colour
+    fresh = max(FIRST_PATH, max(codes[: window + 1]) + 1)
     for other in chosen:
         a, b = window, other
         ca, cb = codes[a], codes[b]
         if ca >= FIRST_PATH and ca == cb:  # the two ends of one path: a cycle
             codes[a] = codes[b] = DONE
-            return None, closed and at_end and all(code == DONE for code in codes)
+            return None, closed and at_end and all(code == DONE for code in codes[:-1])
         ends = []
         for square, code in ((a, ca), (b, cb)):
             if code == EMPTY:
@@ -260,7 +269,7 @@ def _place(
                 ends.append(next(i for i, c in enumerate(codes) if c == code and i != square))
                 codes[square] = DONE
         if ends[0] == -1 and ends[1] == -1:  # two tails joined: the whole open path
-            return None, at_end and all(code == DONE for code in codes)
+            return None, at_end and all(code == DONE for code in codes[:-1])
         if -1 in ends:
             codes[ends[0] if ends[1] == -1 else ends[1]] = TAIL
         else:
@@ -269,30 +278,36 @@ def _place(
     return codes, False
 
 
-def _leave(codes: list[int], at: int, closed: bool, at_end: bool, wrong_colour: bool) -> tuple[list[int] | None, bool]:
+def _leave(codes: list[int], at: int, closed: bool, at_end: bool, rule: int) -> tuple[list[int] | None, bool]:
     """The square ``at`` leaves the frontier (its moves are all decided): (the codes, False) with it DONE; or
-    (None, True) when it completes the open tour; or (None, False) when it cannot be part of a tour."""
+    (None, True) when it completes the open tour; or (None, False) when it cannot be part of a tour.
+    ``codes[-1]`` is the first end's colour plus one (0 before); ``rule`` the square's end rule."""
     code = codes[at]
     if code == DONE:
         return codes, False
-    if code == EMPTY or closed or wrong_colour:  # a square never reached, or a tour's end where none may be
+    if code == EMPTY or closed or rule == NOT_AN_END:  # a square never reached, or a tour's end where none may be
         return None, False
+    if rule >= END_OF_COLOUR:  # one end of each colour
+        if codes[-1] == rule - END_OF_COLOUR + 1:
+            return None, False
+        codes[-1] = rule - END_OF_COLOUR + 1
     codes[at] = DONE
     if code == TAIL:  # the path's second end leaves: the tour must be complete
-        return None, at_end and all(c == DONE for c in codes)
-    codes = [TAIL if c == code else c for c in codes]
-    return (codes, False) if codes.count(TAIL) <= 2 else (None, False)
+        return None, at_end and all(c == DONE for c in codes[:-1])
+    codes = [TAIL if c == code else c for c in codes[:-1]] + codes[-1:]
+    return (codes, False) if codes[:-1].count(TAIL) <= 2 else (None, False)
 
 
 def _canonical(codes: list[int]) -> tuple[int, ...]:
-    """``codes`` with the paths numbered from :data:`FIRST_PATH` in order of first appearance."""
+    """``codes`` with the paths numbered from :data:`FIRST_PATH` in order of first appearance (the last entry,
+    the first end's colour, as it is)."""
     names: dict[int, int] = {}
     out = []
-    for code in codes:
+    for code in codes[:-1]:
         if code >= FIRST_PATH:
             code = names.setdefault(code, FIRST_PATH + len(names))
         out.append(code)
-    return tuple(out)
+    return (*out, codes[-1])
 
 
 def frontier_count(
@@ -321,4 +336,52 @@ def frontier_count(
     >>> frontier_count(Board(5, 5)).tours, frontier_count(Board(6, 6), closed=True).tours
     (1728, 9862)
     """
-    return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
+    check_frontier_board(board, max_states)
+    removed = tuple((int(row), int(col)) for row, col in removed)
+    layout = sweep_layout(board, removed)
+    real = [i for i in range(layout.squares) if not layout.absent[i]]
+    if len(real) <= 1:
+        return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
+    step = frontier_step.choose(board.size, compiled)
+    window, finished, rules = layout.window, layout.finished(), layout.end_rules()
+    keys = np.array([sum(DONE << (4 * i) for i in range(window))], dtype=np.uint64)
+    counts = np.ones(1, dtype=np.int64)
+    out = np.zeros(1, dtype=np.int64)
+    ways = peak = total = 0
+    for square in range(layout.squares):
+        if float(counts.sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
+            raise InvalidInput(f"counting {board} would pass 2^63 ways to a frontier: too large a board")
+        moves = np.array(layout.back_moves(square), dtype=np.int64)
+        leaving = np.array(finished[square], dtype=np.int64)
+        ends = np.array([rules[square - back] for back in finished[square]], dtype=np.int64)
+        size = 1 << max(10, (4 * len(keys)).bit_length())
+        while True:
+            table = np.full(size, EMPTY_KEY, dtype=np.uint64)
+            table_counts = np.zeros(size, dtype=np.int64)
+            limit = min(max_states, size // 2)
+            stored = step(
+                keys,
+                counts,
+                table,
+                table_counts,
+                moves,
+                leaving,
+                ends,
+                window,
+                int(closed),
+                int(square == real[-1]),
+                int(layout.absent[square]),
+                limit,
+                out,
+            )
+            if stored >= 0:
+                break
+            if limit >= max_states:
+                raise too_many_states(board, max_states)
+            size *= 2
+        kept = table != EMPTY_KEY
+        keys, counts = table[kept], table_counts[kept]
+        del table, table_counts, kept
+        ways += int(out[0])
+        peak, total = max(peak, stored), total + stored
+    return finish_count(board, closed, ways, removed, peak, total)

@@ -1,0 +1,196 @@
+"""The frontier sweep's compiled step: every state of one square's frontier to the next's, in a hash table.
+
+A state is one 64-bit word, 4 bits per frontier square (the codes of :mod:`knight.engine.frontier`: 0 degree
+0, 1 degree 2 or no square, 2 a tail, 3… a path's loose ends), the oldest square in the lowest bits, and in
+bits 60–61 the colour of an open tour's first end gone, plus one (0 while none is). The
+states of a step are a dense array with their counts; the next step's go into an open-addressing table
+(linear probing, all-ones the empty key: no state has code 15) that the caller sizes and, when the step
+would fill it past its limit, makes twice as large and runs again. The logic is
+:func:`knight.engine.frontier.frontier_count_reference`'s, square for square; the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from knight.engine.kernel import kernel, kernel_step
+
+__all__ = ["EMPTY_KEY", "frontier_step"]
+
+#: The hash table's empty slot: code 15 in every square, which no state has.
+EMPTY_KEY = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
+@kernel_step
+def frontier_join(work: np.ndarray, a: int, b: int, window: int, closed: int, at_end: int) -> int:  # pragma: no cover
+    """The move between frontier squares ``a`` and ``b`` joins their paths: 0 done, 1 the tour is complete,
+    2 no tour can follow (a cycle too early, a path completed with squares left)."""
+    ca = work[a]
+    cb = work[b]
+    if ca >= 3 and ca == cb:  # the two ends of one path: a cycle
+        work[a] = 1
+        work[b] = 1
+        if closed and at_end and frontier_all_done(work, window):
+            return 1
+        return 2
+    label = 3  # a fresh path's code, above every code in use (set here: numba's inlining wants it in scope)
+    end_a = frontier_other_end(work, a, ca, window)
+    end_b = frontier_other_end(work, b, cb, window)
+    if end_a == -1 and end_b == -1:  # two tails joined: the whole open path
+        if at_end and frontier_all_done(work, window):
+            return 1
+        return 2
+    if end_a == -1:
+        work[end_b] = 2
+    elif end_b == -1:
+        work[end_a] = 2
+    else:
+        for i in range(window + 1):
+            if work[i] >= label:
+                label = work[i] + 1
+        work[end_a] = label
+        work[end_b] = label
+    return 0
+
+
+@kernel_step
+def frontier_other_end(work: np.ndarray, square: int, code: int, window: int) -> int:  # pragma: no cover
+    """The other end of the path ``square`` (of ``code``) ends, -1 for a tail's (gone), the square itself when it
+    has no move yet; a square with a move already gets its second: degree 2."""
+    if code == 0:
+        return square
+    work[square] = 1
+    if code == 2:
+        return -1
+    for i in range(window + 1):
+        if work[i] == code:
+            return i
+    return -1
+
+
+@kernel_step
+def frontier_all_done(work: np.ndarray, window: int) -> bool:  # pragma: no cover
+    """True when every frontier square has degree 2 (or is no square)."""
+    for i in range(window + 1):  # noqa: SIM110 - a loop numba compiles
+        if work[i] != 1:
+            return False
+    return True
+
+
+@kernel_step
+def frontier_leave(
+    work: np.ndarray, at: int, window: int, closed: int, at_end: int, rule: int
+) -> int:  # pragma: no cover
+    """Frontier square ``at`` leaves (its moves are all decided): 0 it may, 1 it completes the open tour, 2 no
+    tour can follow (never reached; a tour's end on a closed tour, of the wrong colour, or a third end).
+    ``rule`` is the square's end rule (``SweepLayout.end_rules``: 0 any end, 1 no end, 2 + colour one end of
+    each colour, the first end's colour plus one kept in ``work[window + 1]``)."""
+    code = work[at]
+    if code == 1:
+        return 0
+    if code == 0 or closed or rule == 1:
+        return 2
+    if rule >= 2:
+        if work[window + 1] == rule - 1:
+            return 2
+        work[window + 1] = rule - 1
+    work[at] = 1
+    if code == 2:
+        if at_end and frontier_all_done(work, window):
+            return 1
+        return 2
+    tails = 0
+    for i in range(window + 1):
+        if work[i] == code:
+            work[i] = 2
+        if work[i] == 2:
+            tails += 1
+    if tails > 2:
+        return 2
+    return 0
+
+
+@kernel(
+    compile_from=0,
+    signature="i8(u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])",
+)
+def frontier_step(keys, counts, table, table_counts, moves, leaving, rules, window, closed, at_end, absent, limit, out):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
+    """Sweep one square: from ``keys`` (with ``counts``) to the states after it, added into ``table`` (its
+    counts in ``table_counts``; empty slots :data:`EMPTY_KEY`, a power of two long).
+
+    ``moves`` are the distances back to the square's neighbours already swept; ``leaving`` the distances back
+    to the squares whose last move is decided here, ``rules[i]`` whether ``leaving[i]`` may end an open
+    tour (``frontier_leave``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last square),
+    ``absent`` (a removed square) as 0 or 1. Returns the number of states in ``table``, or -1 as soon as it
+    would pass ``limit``; ``out[0]`` is set to the number of tours completed at this square.
+    """
+    mask = np.uint64(table.shape[0] - 1)
+    four = np.uint64(4)
+    fifteen = np.uint64(15)
+    work = np.empty(window + 2, dtype=np.int64)  # the frontier, the new square, the first end's colour + 1
+    codes = np.empty(window + 2, dtype=np.int64)
+    ends = np.empty(4, dtype=np.int64)
+    names = np.empty(16, dtype=np.int64)
+    stored = 0
+    ways = 0
+    for s in range(keys.shape[0]):
+        key = keys[s]
+        count = counts[s]
+        for i in range(window):
+            codes[i] = np.int64((key >> (four * np.uint64(i))) & fifteen)
+        codes[window] = 1 if absent else 0
+        codes[window + 1] = np.int64(key >> np.uint64(60))
+        open_ends = 0
+        for j in range(moves.shape[0]):
+            if codes[window - moves[j]] != 1:
+                ends[open_ends] = window - moves[j]
+                open_ends += 1
+        for first in range(-1, open_ends):
+            for second in range(first, open_ends):
+                if first == -1 and second != -1:
+                    break
+                for i in range(window + 2):
+                    work[i] = codes[i]
+                status = 0
+                if first >= 0:
+                    status = frontier_join(work, window, ends[first], window, closed, at_end)
+                if status == 0 and second > first:
+                    status = frontier_join(work, window, ends[second], window, closed, at_end)
+                for j in range(leaving.shape[0]):
+                    if status != 0:
+                        break
+                    status = frontier_leave(work, window - leaving[j], window, closed, at_end, rules[j])
+                if status == 1:
+                    ways += count
+                if status != 0:
+                    continue
+                # The state after: the oldest square dropped, the paths numbered in order of first appearance.
+                for i in range(16):
+                    names[i] = -1
+                fresh = 3
+                new = np.uint64(work[window + 1]) << np.uint64(60)
+                for i in range(1, window + 1):
+                    code = work[i]
+                    if code >= 3:
+                        if names[code] < 0:
+                            names[code] = fresh
+                            fresh += 1
+                        code = names[code]
+                    new |= np.uint64(code) << (four * np.uint64(i - 1))
+                # xorshift mixing, then linear probing
+                h = new ^ (new >> np.uint64(31))
+                h ^= h << np.uint64(17)
+                h ^= h >> np.uint64(23)
+                h &= mask
+                while table[h] != EMPTY_KEY and table[h] != new:
+                    h = (h + np.uint64(1)) & mask
+                if table[h] == EMPTY_KEY:
+                    stored += 1
+                    if stored > limit:
+                        return -1
+                    table[h] = new
+                    table_counts[h] = count
+                else:
+                    table_counts[h] += count
+    out[0] = ways
+    return stored
