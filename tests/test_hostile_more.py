@@ -8,14 +8,16 @@ UTF-16 text; links that loop or lead to the folder itself; identical non-tours; 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_disks import within  # fails instead of hanging: a FIFO read, a pattern that backtracks
 
 from knight.cli import main
 from knight.engine import Board, find_tour
@@ -28,6 +30,24 @@ from knight.grading.output import LOCK_NAME
 from knight.report.render import write_pdf
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging (a FIFO read, a pattern that backtracks): SIGALRM after ``seconds``."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 EXAMPLES = REPO / "examples" / "submissions"
 
 
