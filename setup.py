@@ -10,7 +10,8 @@ beside itself; the wheel is tagged for this Python and platform. An editable ins
 into the checkout's ``knight/engine/__pycache__`` instead, as ``python -m knight.aot`` does. When it cannot
 be built (no C compiler, no numba) the build goes on without it, with a warning: the kernels are then
 JIT-compiled, or run interpreted without numba. ``KNIGHT_REQUIRE_KERNELS=1`` makes that an error (the
-release workflow sets it); ``KNIGHT_BUILD_KERNELS=0`` skips the step.
+release workflow sets it); ``KNIGHT_BUILD_KERNELS=0`` skips the step and makes a pure-Python wheel
+(``py3-none-any``), which the release publishes too, for the platforms with no compiled wheel.
 
 The commit: it writes ``knight/_build.json`` (``{"commit": "<short hash>"}``, with ``-dirty`` when
 tracked files differ from that commit, or ``null`` when the source is not a git checkout) into the
@@ -77,8 +78,10 @@ def build_kernels(into: Path | None) -> None:
     if os.environ.get("KNIGHT_BUILD_KERNELS") == "0":
         return
     command = [sys.executable, "-m", "knight.aot", *(["--into", str(into)] if into else [])]
-    # Bytecode stays out of the source tree; the source tree's knight, not an installed one, is compiled.
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(SOURCE)}
+    # Bytecode stays out of the source tree; the source tree's knight, not an installed one, is compiled; pip's
+    # isolated build environment is found through PYTHONPATH, which is kept.
+    path = os.pathsep.join([str(SOURCE), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": path}
     done = subprocess.run(command, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=1800)
     if done.returncode == 0:
         print(done.stdout.strip())
@@ -119,10 +122,11 @@ class SdistWithCommit(sdist):
 
 
 class CompiledDistribution(Distribution):
-    """A distribution whose wheel is tagged for one Python and platform: it carries a compiled module."""
+    """A distribution whose wheel is tagged for one Python and platform, as it carries a compiled module
+    (unless ``KNIGHT_BUILD_KERNELS=0``: then a pure-Python wheel)."""
 
     def has_ext_modules(self) -> bool:
-        return True
+        return os.environ.get("KNIGHT_BUILD_KERNELS") != "0"
 
 
 setup(distclass=CompiledDistribution, cmdclass={"build_py": BuildWithCommit, "sdist": SdistWithCommit})

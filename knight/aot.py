@@ -45,6 +45,7 @@ from knight.engine.kernel import (
     module_folders,
     module_name,
     register_steps,
+    user_cache_folder,
 )
 
 __all__ = ["engine_kernels", "build"]
@@ -75,9 +76,7 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
     built_before = [] if force else [each / filename for each in module_folders() if (each / filename).is_file()]
     folder.mkdir(parents=True, exist_ok=True)
     if built_before:  # the same sources, this Python: the same module, without the ~15 s
-        partial = folder / f".{filename}.partial"
-        shutil.copyfile(built_before[0], partial)
-        os.replace(partial, target)  # atomic, as below
+        _copy(built_before[0], target)
         return target
     try:
         import_numba()
@@ -109,7 +108,29 @@ def build(folder: Path | None = None, *, force: bool = False) -> Path:
         target = folder / built.name
         os.replace(built, target)  # atomic: a command starting now sees the whole module or none
     _tidy(folder, keep=target)
+    _keep_a_copy(target)
     return target
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` atomically: a command starting meanwhile sees the whole module or none."""
+    partial = target.with_name(f".{target.name}.partial")
+    shutil.copyfile(source, partial)
+    os.replace(partial, target)
+
+
+def _keep_a_copy(built: Path) -> None:
+    """A copy of ``built`` in the user's cache folder, where the next build of the same sources (a fresh clone,
+    a wheel) finds it instead of compiling again, as pip's cache spares a download; none if it cannot be kept."""
+    cache = user_cache_folder()
+    if cache.exists() and built.parent.resolve() == cache.resolve():
+        return
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        _copy(built, cache / built.name)
+        _tidy(cache, keep=cache / built.name)
+    except OSError:
+        pass
 
 
 def _tidy(folder: Path, keep: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -205,3 +206,25 @@ def test_a_shared_folder_keeps_other_installs_recent_modules_and_drops_killed_bu
         os.utime(path, (two_days_ago, two_days_ago))
     aot._tidy(tmp_path, keep=keep)
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([keep.name, recent.name, fresh_scratch.name])
+
+
+def test_a_build_into_another_folder_copies_the_module_these_sources_built(module, tmp_path):
+    """What a wheel's build does (setup.py, ``--into``): the same sources' module, copied whole, no compiling."""
+    path = aot.build(tmp_path / "wheel" / "knight" / "engine")
+    assert path.name == Path(module.__file__).name
+    assert path.read_bytes() == Path(module.__file__).read_bytes()
+    assert list(path.parent.iterdir()) == [path]  # no partial copy left beside it
+
+
+def test_a_compiled_module_is_kept_in_the_users_cache_for_the_next_clone(module, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(aot, "user_cache_folder", lambda: cache)
+    aot._keep_a_copy(Path(module.__file__))
+    assert [path.name for path in cache.iterdir()] == [Path(module.__file__).name]
+    monkeypatch.setenv("KNIGHT_KERNEL_DIR", str(cache))  # the copy loads, as another checkout would load it
+    ahead_of_time_module.cache_clear()
+    try:
+        assert ahead_of_time_module() is not None
+    finally:
+        monkeypatch.delenv("KNIGHT_KERNEL_DIR")
+        ahead_of_time_module.cache_clear()
