@@ -39,6 +39,7 @@ PUBLIC = {
     "MissingData",
     "PathNotKept",
     "RenderError",
+    "MissingExtra",
 }
 
 

@@ -178,7 +178,7 @@ def test_defaults_cover_every_method():
 def test_results_without_a_store_says_what_to_do(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["results", "--store", str(tmp_path / "none.sqlite")])
-    assert stop.value.code == 2 and "run `knight run jobs/*.toml` first" in capsys.readouterr().err
+    assert stop.value.code == 2 and "run `knight run homework-8` (or another job) first" in capsys.readouterr().err
 
 
 # What the job-file models guarantee: each refusal is one line naming the file and the key path, and says what is valid.

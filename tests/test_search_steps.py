@@ -4,6 +4,7 @@ finds a tour exactly where plain backtracking does, and numba's disk cache never
 an older step."""
 
 import doctest
+import os
 import subprocess
 import sys
 import textwrap
@@ -82,12 +83,19 @@ print(twice_scaled.python(5), twice_scaled.jit(5))
 
 def test_an_edited_step_is_compiled_afresh_not_read_from_numbas_cache(tmp_path):
     (tmp_path / "kernel_module.py").write_text(textwrap.dedent(KERNEL))
+    cache = tmp_path / "numba-cache"  # numba's cache lives in the user's cache folder: keep this test's apart
     outputs = []
     for factor in (3, 7):  # the kernel's own file stays as it was: numba alone would serve the first build
         (tmp_path / "step_module.py").write_text(textwrap.dedent(STEP.format(factor=factor)))
         done = subprocess.run(
-            [sys.executable, "-c", RUN], cwd=tmp_path, capture_output=True, text=True, check=True, timeout=120
+            [sys.executable, "-c", RUN],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
         )
         outputs.append(done.stdout.split())
     assert outputs == [["30", "30"], ["70", "70"]]
-    assert len(list((tmp_path / "__pycache__").glob("kernel_module.twice_scaled_steps_*.nbi"))) == 2
+    assert len(list(cache.rglob("kernel_module.twice_scaled_steps_*.nbi"))) == 2  # one build per version
