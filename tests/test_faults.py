@@ -196,8 +196,9 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
     """Each runs part of the job (claimed through the store), the parts add up to the job, and
     each run's summary and exit status are the whole job's."""
     store = tmp_path / "store.sqlite"
-    first = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
-    second = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
+    # -v: the account of the other run's work is a log line, and a piped run logs only with -v
+    first = start_knight(["run", str(job), "--workers", "1", "--json", "-v"], store, faults="delay:0.01")
+    second = start_knight(["run", str(job), "--workers", "1", "--json", "-v"], store, faults="delay:0.01")
     try:
         outputs = [first.communicate(timeout=120), second.communicate(timeout=120)]
     finally:
@@ -222,7 +223,7 @@ def test_two_runs_on_one_store_at_once_share_the_work(tmp_path, job, reference):
 def test_a_run_takes_over_the_claims_of_a_concurrent_run_that_is_killed(tmp_path, job, reference):
     store = tmp_path / "store.sqlite"
     doomed = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
-    survivor = start_knight(["run", str(job), "--workers", "1", "--json"], store, faults="delay:0.01")
+    survivor = start_knight(["run", str(job), "--workers", "1", "--json", "-v"], store, faults="delay:0.01")
     try:
         deadline, ids, by_run = time.monotonic() + 60, {}, {}
         while not (len(ids) == 2 and min(by_run.get(i, 0) for i in ids.values()) >= 10):
