@@ -105,9 +105,8 @@ class MissingExtra(KnightError, ImportError):
     is not installed: the message names the package and the pip command that installs it. Raised where the
     package is imported, from the ImportError."""
 
-    def __init__(self, package: str, extra: str, needed_for: str, instead: str = "") -> None:
+    def __init__(self, package: str, extra: str, needed_for: str) -> None:
         super().__init__(
             f"{package} is not installed (needed for {needed_for}): pip install 'knights-tour-lab[{extra}]'"
-            + (f", or {instead}" if instead else "")
         )
         self.package, self.extra = package, extra

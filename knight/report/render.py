@@ -106,7 +106,7 @@ def write_pdf(html: str, path: Path) -> bool:
     try:
         import weasyprint  # lazily: it takes a moment to import
     except ModuleNotFoundError as error:  # the report extra
-        raise MissingExtra("WeasyPrint", "report", "the PDF", instead="--no-pdf for the HTML alone") from error
+        raise MissingExtra("WeasyPrint", "report", "a PDF") from error
 
     document = weasyprint.HTML(string=_svg_as_images(html), base_url=str(TEMPLATES)).render()
     with _atomic(path) as temporary:
