@@ -125,6 +125,24 @@ class SweepLayout:
                 out[last[square]].append(last[square] - square)
         return out
 
+    def spare(self, square: int) -> list[int]:
+        """For each extended frontier index ``i`` after ``square`` is swept (``window`` the new square), how
+        many knight moves the square ``square - window + i`` still has to squares not yet swept: a square
+        that needs more moves than it can still get dooms every state it is in, which is dropped at once
+        rather than carried to the square's leaving (most of the sweep's states were such dead ones)."""
+        ahead = [0] * self.squares
+        for later in range(square + 1, self.squares):
+            for back in self.back_moves(later):
+                ahead[later - back] += 1
+        return [ahead[square - self.window + i] if square - self.window + i >= 0 else 2 for i in range(self.window + 1)]
+
+    def rules_at(self, square: int, rules: list[int]) -> list[int]:
+        """``rules`` (:meth:`end_rules`) by extended frontier index after ``square`` is swept."""
+        return [
+            rules[square - self.window + i] if square - self.window + i >= 0 else NOT_AN_END
+            for i in range(self.window + 1)
+        ]
+
     def end_rules(self) -> list[int]:
         """For each square, whether it may be an end of an open tour: :data:`NOT_AN_END` when the colours are
         one apart and it is of the fewer (both ends lie on the other); else :data:`END_OF_COLOUR` plus its
@@ -210,6 +228,8 @@ def frontier_count_reference(
     ways = peak = total = 0
     for square in range(layout.squares):
         moves = layout.back_moves(square)
+        spare = layout.spare(square)
+        rules_here = layout.rules_at(square, rules)
         after: dict[tuple[int, ...], int] = {}
         for state, count in states.items():
             for chosen in _subsets(state, moves, window):
@@ -224,7 +244,7 @@ def frontier_count_reference(
                     if codes is None:
                         ways += count * ended
                         break
-                if codes is not None:
+                if codes is not None and _viable(codes, spare, rules_here, closed):
                     key = _canonical(codes[1:])  # the oldest square's moves are all decided: it is DONE
                     after[key] = after.get(key, 0) + count
         states = after
@@ -298,6 +318,25 @@ def _leave(codes: list[int], at: int, closed: bool, at_end: bool, rule: int) -> 
     return (codes, False) if codes[:-1].count(TAIL) <= 2 else (None, False)
 
 
+def _viable(codes: list[int], spare: list[int], rules: list[int], closed: bool) -> bool:
+    """Whether a tour can still follow: every frontier square can still get the moves it needs (2 less its
+    degree; one fewer for an end of an open tour, of which there are two, the ends gone counted by the
+    tails, each of the colour its ``rules`` entry allows)."""
+    forced = 0
+    for i in range(1, len(spare)):
+        code = codes[i]
+        if code == DONE:
+            continue
+        forced += code == TAIL
+        short = (2 if code == EMPTY else 1) - spare[i]
+        if short <= 0:
+            continue
+        if closed or short >= 2 or rules[i] == NOT_AN_END or codes[-1] == rules[i] - END_OF_COLOUR + 1:
+            return False
+        forced += 1
+    return forced <= 2
+
+
 def _canonical(codes: list[int]) -> tuple[int, ...]:
     """``codes`` with the paths numbered from :data:`FIRST_PATH` in order of first appearance (the last entry,
     the first end's colour, as it is)."""
@@ -354,6 +393,8 @@ def frontier_count(
         moves = np.array(layout.back_moves(square), dtype=np.int64)
         leaving = np.array(finished[square], dtype=np.int64)
         ends = np.array([rules[square - back] for back in finished[square]], dtype=np.int64)
+        spare = np.array(layout.spare(square), dtype=np.int64)
+        ends_here = np.array(layout.rules_at(square, rules), dtype=np.int64)
         size = 1 << max(10, (4 * len(keys)).bit_length())
         while True:
             table = np.full(size, EMPTY_KEY, dtype=np.uint64)
@@ -367,6 +408,8 @@ def frontier_count(
                 moves,
                 leaving,
                 ends,
+                spare,
+                ends_here,
                 window,
                 int(closed),
                 int(square == real[-1]),

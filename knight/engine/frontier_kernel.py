@@ -110,17 +110,57 @@ def frontier_leave(
     return 0
 
 
+@kernel_step
+def frontier_viable(
+    work: np.ndarray, spare: np.ndarray, ends: np.ndarray, window: int, closed: int
+) -> bool:  # pragma: no cover
+    """Whether a tour can still follow: each frontier square can still get the moves it needs (``spare[i]``
+    it has left; an open tour's two ends need one fewer, the ends gone counted by the tails, each of the
+    colour ``ends[i]``, its end rule, allows)."""
+    forced = 0
+    for i in range(1, window + 1):
+        code = work[i]
+        if code == 1:
+            continue
+        if code == 2:
+            forced += 1
+        short = (2 if code == 0 else 1) - spare[i]
+        if short <= 0:
+            continue
+        if closed or short >= 2 or ends[i] == 1 or work[window + 1] == ends[i] - 1:
+            return False
+        forced += 1
+    return forced <= 2
+
+
 @kernel(
     compile_from=0,
-    signature="i8(u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])",
+    signature="i8(u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])",
 )
-def frontier_step(keys, counts, table, table_counts, moves, leaving, rules, window, closed, at_end, absent, limit, out):  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba; pragma: no cover
+def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba
+    keys,
+    counts,
+    table,
+    table_counts,
+    moves,
+    leaving,
+    rules,
+    spare,
+    ends_here,
+    window,
+    closed,
+    at_end,
+    absent,
+    limit,
+    out,
+):  # pragma: no cover
     """Sweep one square: from ``keys`` (with ``counts``) to the states after it, added into ``table`` (its
     counts in ``table_counts``; empty slots :data:`EMPTY_KEY`, a power of two long).
 
     ``moves`` are the distances back to the square's neighbours already swept; ``leaving`` the distances back
     to the squares whose last move is decided here, ``rules[i]`` whether ``leaving[i]`` may end an open
-    tour (``frontier_leave``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last square),
+    tour (``frontier_leave``); ``spare`` and ``ends_here`` each extended frontier index's moves left and end
+    rule (``frontier_viable``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last square),
     ``absent`` (a removed square) as 0 or 1. Returns the number of states in ``table``, or -1 as soon as it
     would pass ``limit``; ``out[0]`` is set to the number of tours completed at this square.
     """
@@ -162,7 +202,7 @@ def frontier_step(keys, counts, table, table_counts, moves, leaving, rules, wind
                     status = frontier_leave(work, window - leaving[j], window, closed, at_end, rules[j])
                 if status == 1:
                     ways += count
-                if status != 0:
+                if status != 0 or not frontier_viable(work, spare, ends_here, window, closed):
                     continue
                 # The state after: the oldest square dropped, the paths numbered in order of first appearance.
                 for i in range(16):
