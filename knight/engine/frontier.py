@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.frontier_kernel import EMPTY_KEY, frontier_step
+from knight.engine.frontier_kernel import EMPTY_KEY, frontier_regrow, frontier_step
 from knight.errors import InvalidInput
 
 __all__ = [
@@ -382,29 +382,31 @@ def frontier_count(
     if len(real) <= 1:
         return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
     step = frontier_step.choose(board.size, compiled)
+    regrow = frontier_regrow.choose(board.size, compiled)
     window, finished, rules = layout.window, layout.finished(), layout.end_rules()
-    keys = np.array([sum(DONE << (4 * i) for i in range(window))], dtype=np.uint64)
-    counts = np.ones(1, dtype=np.int64)
-    out = np.zeros(1, dtype=np.int64)
+    states = np.array([sum(DONE << (4 * i) for i in range(window)), 1], dtype=np.int64)  # (state, count) pairs
+    out = np.zeros(2, dtype=np.int64)
     ways = peak = total = 0
+    growth = 4.0  # the next step's states per state, guessed from the last step's
     for square in range(layout.squares):
-        if float(counts.sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
+        if float(states[1::2].sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
             raise InvalidInput(f"counting {board} would pass 2^63 ways to a frontier: too large a board")
         moves = np.array(layout.back_moves(square), dtype=np.int64)
         leaving = np.array(finished[square], dtype=np.int64)
         ends = np.array([rules[square - back] for back in finished[square]], dtype=np.int64)
         spare = np.array(layout.spare(square), dtype=np.int64)
         ends_here = np.array(layout.rules_at(square, rules), dtype=np.int64)
-        size = 1 << max(10, (4 * len(keys)).bit_length())
+        before = len(states) // 2
+        if not before:  # every partial tour died: no more to count
+            break
+        # Slots for twice the guess (a table at most half full), a power of two: a wrong guess costs a regrow.
+        table = np.full(2 << max(10, int(2.5 * growth * before).bit_length()), EMPTY_KEY, dtype=np.int64)
+        out[:] = 0
+        at = 0
         while True:
-            table = np.full(size, EMPTY_KEY, dtype=np.uint64)
-            table_counts = np.zeros(size, dtype=np.int64)
-            limit = min(max_states, size // 2)
-            stored = step(
-                keys,
-                counts,
+            at = step(
+                states,
                 table,
-                table_counts,
                 moves,
                 leaving,
                 ends,
@@ -414,17 +416,22 @@ def frontier_count(
                 int(closed),
                 int(square == real[-1]),
                 int(layout.absent[square]),
-                limit,
+                at,
+                max_states,
                 out,
             )
-            if stored >= 0:
-                break
-            if limit >= max_states:
+            if at < 0:
                 raise too_many_states(board, max_states)
-            size *= 2
-        kept = table != EMPTY_KEY
-        keys, counts = table[kept], table_counts[kept]
-        del table, table_counts, kept
+            if at == before:
+                break
+            bigger = np.full(2 * len(table), EMPTY_KEY, dtype=np.int64)
+            regrow(table, bigger)
+            table = bigger
+        pairs = table.reshape(-1, 2)
+        states = pairs[pairs[:, 0] != EMPTY_KEY].reshape(-1)
+        del table, pairs
+        stored = int(out[1])
+        growth = max(stored / before, 0.25)
         ways += int(out[0])
         peak, total = max(peak, stored), total + stored
     return finish_count(board, closed, ways, removed, peak, total)

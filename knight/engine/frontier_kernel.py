@@ -2,10 +2,12 @@
 
 A state is one 64-bit word, 4 bits per frontier square (the codes of :mod:`knight.engine.frontier`: 0 degree
 0, 1 degree 2 or no square, 2 a tail, 3… a path's loose ends), the oldest square in the lowest bits, and in
-bits 60–61 the colour of an open tour's first end gone, plus one (0 while none is). The
-states of a step are a dense array with their counts; the next step's go into an open-addressing table
-(linear probing, all-ones the empty key: no state has code 15) that the caller sizes and, when the step
-would fill it past its limit, makes twice as large and runs again. The logic is
+bits 60–61 the colour of an open tour's first end gone, plus one (0 while none is); bits 62–63 are 0, so
+a state read as a signed word is never negative. The states of a step are a dense array of (state, count)
+pairs; the next step's go into an open-addressing table of such pairs side by side (one cache line a
+probe; linear probing, :data:`EMPTY_KEY` the empty slot) that the caller sizes by the last step's growth
+and, when the step fills it half, moves into one twice as large before the step resumes where it stopped.
+The logic is
 :func:`knight.engine.frontier.frontier_count_reference`'s, square for square; the tests compare the two.
 """
 
@@ -15,10 +17,10 @@ import numpy as np
 
 from knight.engine.kernel import kernel, kernel_step
 
-__all__ = ["EMPTY_KEY", "frontier_step"]
+__all__ = ["EMPTY_KEY", "frontier_regrow", "frontier_step"]
 
-#: The hash table's empty slot: code 15 in every square, which no state has.
-EMPTY_KEY = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+#: The hash table's empty slot: no state is negative (its 62 bits, read as a signed 64-bit word).
+EMPTY_KEY = -1
 
 
 @kernel_step
@@ -133,15 +135,41 @@ def frontier_viable(
     return forced <= 2
 
 
+@kernel_step
+def frontier_insert(table: np.ndarray, key: np.uint64, count: int) -> int:  # pragma: no cover
+    """Add ``count`` ways to ``key``'s slot of ``table`` (key, count pairs; a power of two of them): 1 when
+    the key is new, else 0. xorshift mixing, then linear probing."""
+    mask = np.uint64(table.shape[0] // 2 - 1)
+    h = key ^ (key >> np.uint64(31))
+    h ^= h << np.uint64(17)
+    h ^= h >> np.uint64(23)
+    slot = np.int64(h & mask)
+    stored = np.int64(key)
+    while table[2 * slot] != EMPTY_KEY and table[2 * slot] != stored:
+        slot = (slot + 1) & np.int64(mask)
+    if table[2 * slot] == EMPTY_KEY:
+        table[2 * slot] = stored
+        table[2 * slot + 1] = count
+        return 1
+    table[2 * slot + 1] += count
+    return 0
+
+
+@kernel(compile_from=0, signature="void(i8[::1], i8[::1])")
+def frontier_regrow(table, bigger):  # type: ignore[no-untyped-def]  # a numba kernel; pragma: no cover
+    """Move every state of ``table`` into ``bigger`` (empty, twice as many slots)."""
+    for slot in range(table.shape[0] // 2):
+        if table[2 * slot] != EMPTY_KEY:
+            frontier_insert(bigger, np.uint64(table[2 * slot]), table[2 * slot + 1])
+
+
 @kernel(
     compile_from=0,
-    signature="i8(u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])",
+    signature="i8(i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8[::1])",
 )
 def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba
-    keys,
-    counts,
+    states,
     table,
-    table_counts,
     moves,
     leaving,
     rules,
@@ -151,31 +179,38 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     closed,
     at_end,
     absent,
-    limit,
+    start,
+    cap,
     out,
 ):  # pragma: no cover
-    """Sweep one square: from ``keys`` (with ``counts``) to the states after it, added into ``table`` (its
-    counts in ``table_counts``; empty slots :data:`EMPTY_KEY`, a power of two long).
+    """Sweep one square: from ``states`` (key, count pairs), beginning at pair ``start``, to the states after
+    it, added into ``table`` (key, count pairs, a power of two of them; empty keys :data:`EMPTY_KEY`).
 
     ``moves`` are the distances back to the square's neighbours already swept; ``leaving`` the distances back
     to the squares whose last move is decided here, ``rules[i]`` whether ``leaving[i]`` may end an open
     tour (``frontier_leave``); ``spare`` and ``ends_here`` each extended frontier index's moves left and end
-    rule (``frontier_viable``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last square),
-    ``absent`` (a removed square) as 0 or 1. Returns the number of states in ``table``, or -1 as soon as it
-    would pass ``limit``; ``out[0]`` is set to the number of tours completed at this square.
+    rule (``frontier_viable``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last
+    square), ``absent`` (a removed square) as 0 or 1. ``out[0]`` gains the tours completed here, ``out[1]``
+    counts the states in ``table``. Returns the number of pairs in ``states`` when all are swept; the pair to
+    resume at when ``table`` is half full (the caller moves it into a larger one, :func:`frontier_regrow`);
+    -1 as soon as the states would pass ``cap``.
     """
-    mask = np.uint64(table.shape[0] - 1)
+    half = table.shape[0] // 4  # a table at most half full keeps linear probing short
     four = np.uint64(4)
     fifteen = np.uint64(15)
     work = np.empty(window + 2, dtype=np.int64)  # the frontier, the new square, the first end's colour + 1
     codes = np.empty(window + 2, dtype=np.int64)
     ends = np.empty(4, dtype=np.int64)
     names = np.empty(16, dtype=np.int64)
-    stored = 0
+    stored = out[1]
     ways = 0
-    for s in range(keys.shape[0]):
-        key = keys[s]
-        count = counts[s]
+    for s in range(start, states.shape[0] // 2):
+        if stored + 11 > half:  # a state has at most 11 successors
+            out[0] += ways
+            out[1] = stored
+            return s
+        key = np.uint64(states[2 * s])
+        count = states[2 * s + 1]
         for i in range(window):
             codes[i] = np.int64((key >> (four * np.uint64(i))) & fifteen)
         codes[window] = 1 if absent else 0
@@ -217,20 +252,9 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
                             fresh += 1
                         code = names[code]
                     new |= np.uint64(code) << (four * np.uint64(i - 1))
-                # xorshift mixing, then linear probing
-                h = new ^ (new >> np.uint64(31))
-                h ^= h << np.uint64(17)
-                h ^= h >> np.uint64(23)
-                h &= mask
-                while table[h] != EMPTY_KEY and table[h] != new:
-                    h = (h + np.uint64(1)) & mask
-                if table[h] == EMPTY_KEY:
-                    stored += 1
-                    if stored > limit:
-                        return -1
-                    table[h] = new
-                    table_counts[h] = count
-                else:
-                    table_counts[h] += count
-    out[0] = ways
-    return stored
+                stored += frontier_insert(table, new, count)
+                if stored > cap:
+                    return -1
+    out[0] += ways
+    out[1] = stored
+    return states.shape[0] // 2
