@@ -37,3 +37,11 @@ def run_once(folder: Path, name: str, text: str) -> tuple[Path, Path, str]:
     shown = knight(["results", "--json"], store)
     assert shown.returncode == 0
     return store, job, shown.stdout
+
+
+def knight_cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int | str | None, str, str]:
+    """`knight ARGV` in this process, which must exit: exit status, stdout, stderr."""
+    with pytest.raises(SystemExit) as stop:
+        main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err

@@ -1,9 +1,12 @@
-"""Shared test helpers: an independent tour checker, written without the engine."""
+"""Shared fixtures and settings: the kernels' strict mode, hypothesis's profiles, a cache of the session's own,
+the browser."""
 
 from __future__ import annotations
 
 import os
+import shutil
 
+import pytest
 from hypothesis import settings
 
 # A kernel called with other types than it declares is an error in the tests, not a quiet fall-back to the JIT:
@@ -15,10 +18,24 @@ settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
-def is_knight_path(n: int, m: int, squares: list[tuple[int, int]]) -> bool:
-    """True when `squares` lie on the n x m board, repeat none, and each step is a knight move."""
-    if len(set(squares)) != len(squares):
-        return False
-    if not all(0 <= r < n and 0 <= c < m for r, c in squares):
-        return False
-    return all({abs(r1 - r2), abs(c1 - c2)} == {1, 2} for (r1, c1), (r2, c2) in zip(squares, squares[1:]))
+@pytest.fixture
+def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Programs run into a cache of the test session's own, not the user's (the key's render in test_errata.py
+    reads what test_programs.py ran)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (never Playwright's own browser download)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: `make test` installs it with apt-get")
+        pytest.skip("chromium is not installed: `make test` installs it with apt-get")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium)
+        yield launched
+        launched.close()

@@ -11,10 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_helpers import badly_fitting_tables, uneven_board_figures
 from pdf_layout import MM, heading_positions, page_fill, page_margins, small_texts
 from runner_helpers import REPO, knight
-from test_report_browser import badly_fitting_tables, uneven_board_figures
-from test_report_browser import browser as chromium  # noqa: F401 (the fixture, Chromium through Playwright)
 
 from knight.report.appendix import GLOSSARY
 from knight.report.charts import estimates_svg, success_by_size_svg
@@ -137,7 +136,7 @@ def test_heading_positions_measure_what_they_say(tmp_path):
 def test_the_key_on_a_phone_and_its_boards_as_printed(request, default_key):
     """With every answer's data: at 390 px each table fits its column, no row taller than 600 px; as printed, the
     boards of one figure (C1's, C2's heat maps, C3's closed tours, the homework's rows) share one square size."""
-    browser = request.getfixturevalue("chromium")
+    browser = request.getfixturevalue("browser")
     html = default_key / "knights-tour.html"
     assert badly_fitting_tables(browser, html) == []
     groups, uneven = uneven_board_figures(browser, html)

@@ -3,8 +3,8 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import knight_cli
 
-from knight.cli import main
 from knight.engine import Board
 from knight.engine.census import census_units
 
@@ -15,15 +15,8 @@ def own_store(tmp_path, monkeypatch):
     monkeypatch.setenv("KNIGHT_STORE", str(tmp_path / "knight.sqlite"))
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as stop:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
-
-
 def test_full_tour_prints_the_array_and_exits_0(capsys):
-    status, out, err = run(capsys, "tour", "5", "--start", "0", "0")
+    status, out, err = knight_cli(capsys, "tour", "5", "--start", "0", "0")
     assert status == 0 and err == ""
     lines = out.splitlines()
     rows = [[int(x) for x in line.split()] for line in lines[1:6]]
@@ -33,7 +26,7 @@ def test_full_tour_prints_the_array_and_exits_0(capsys):
 
 
 def test_no_full_tour_prints_the_partial_tour_and_exits_1(capsys):
-    status, out, _ = run(capsys, "tour", "5", "--start", "0", "1")
+    status, out, _ = knight_cli(capsys, "tour", "5", "--start", "0", "1")
     assert status == 1
     assert "Failed to find a full tour" in out
     numbers = [int(x) for line in out.splitlines()[1:6] for x in line.split()]
@@ -42,23 +35,25 @@ def test_no_full_tour_prints_the_partial_tour_and_exits_1(capsys):
 
 
 def test_backtrack_says_when_no_tour_exists(capsys):
-    status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--start", "1", "0")
+    status, out, _ = knight_cli(capsys, "tour", "5", "--method", "backtrack", "--start", "1", "0")
     assert status == 1 and "tried every path" in out and "nodes" in out
     assert "Theory: no tour exists (colouring" in out
 
 
 def test_a_heuristic_that_misses_a_tour_is_told_one_exists(capsys):
-    status, out, _ = run(capsys, "tour", "8", "--method", "naive")
+    status, out, _ = knight_cli(capsys, "tour", "8", "--method", "naive")
     assert status == 1 and "Theory: a tour exists" in out
 
 
 def test_closed_tour_is_reported_closed(capsys):
-    status, out, _ = run(capsys, "tour", "6", "--method", "backtrack", "--closed", "--order", "warnsdorff")
+    status, out, _ = knight_cli(capsys, "tour", "6", "--method", "backtrack", "--closed", "--order", "warnsdorff")
     assert status == 0 and "Full tour, closed" in out
 
 
 def test_json_output(capsys):
-    status, out, _ = run(capsys, "tour", "6", "8", "--start", "2", "3", "--tie", "random", "--seed", "5", "--json")
+    status, out, _ = knight_cli(
+        capsys, "tour", "6", "8", "--start", "2", "3", "--tie", "random", "--seed", "5", "--json"
+    )
     data = json.loads(out)
     assert data["board"] == [6, 8] and data["start"] == [2, 3]
     assert data["params"] == {"tie": "random", "seed": 5}
@@ -87,7 +82,7 @@ def test_json_output(capsys):
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, message):
-    status, out, err = run(capsys, *argv)
+    status, out, err = knight_cli(capsys, *argv)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err and "Traceback" not in err
 
@@ -102,7 +97,7 @@ def test_console_script_and_module_entry_point():
 
 
 def test_closed_search_that_fails_exits_1(capsys):
-    status, out, _ = run(capsys, "tour", "5", "--method", "backtrack", "--closed")
+    status, out, _ = knight_cli(capsys, "tour", "5", "--method", "backtrack", "--closed")
     assert status == 1 and "Failed to find a closed tour" in out and "tried every path" in out
 
 
@@ -110,7 +105,7 @@ def test_closed_search_that_fails_exits_1(capsys):
 
 
 def test_census_5x5_prints_the_grid_and_totals(capsys):
-    status, out, err = run(capsys, "census", "5")
+    status, out, err = knight_cli(capsys, "census", "5")
     assert status == 0 and "error" not in err
     lines = out.splitlines()
     grid = [[int(x.replace(",", "")) for x in line.split()] for line in lines[3:8]]
@@ -119,23 +114,23 @@ def test_census_5x5_prints_the_grid_and_totals(capsys):
 
 
 def test_census_closed_json(capsys):
-    status, out, _ = run(capsys, "census", "3", "10", "--closed", "--json")
+    status, out, _ = knight_cli(capsys, "census", "3", "10", "--closed", "--json")
     data = json.loads(out)
     assert status == 0 and data["cycles"] == 16 and data["cycles_up_to_symmetry"] == 6
     assert data["total"] == 30 * 2 * 16 and data["theory"]["argument"] == "Schwenk 1991"
 
 
 def test_census_answers_from_theory_without_searching(capsys):
-    status, out, _ = run(capsys, "census", "8", "--remove", "0,0", "--remove", "7,7", "--json")
+    status, out, _ = knight_cli(capsys, "census", "8", "--remove", "0,0", "--remove", "7,7", "--json")
     data = json.loads(out)
     assert status == 0 and data["searched"] is False and data["total"] == 0
     assert data["theory"]["argument"] == "colouring" and data["counts"][0][0] is None
-    status, out, _ = run(capsys, "census", "5", "--closed")
+    status, out, _ = knight_cli(capsys, "census", "5", "--closed")
     assert "no search needed" in out and "colouring" in out
 
 
 def test_census_of_one_start_with_workers(capsys):
-    status, out, _ = run(capsys, "census", "5", "--start", "2", "2", "--workers", "2", "--depth", "3", "--json")
+    status, out, _ = knight_cli(capsys, "census", "5", "--start", "2", "2", "--workers", "2", "--depth", "3", "--json")
     data = json.loads(out)
     first_moves = len(census_units(Board(5, 5), start=(2, 2)))  # depth 3 splits finer than the first move
     assert data["units"] > first_moves and data["counts"][2][2] == 64 and data["counts"][0][0] is None
@@ -153,7 +148,7 @@ def test_census_of_one_start_with_workers(capsys):
     ],
 )
 def test_census_bad_input_is_one_line_and_exit_2(capsys, argv, message):
-    status, out, err = run(capsys, *argv)
+    status, out, err = knight_cli(capsys, *argv)
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
@@ -164,16 +159,16 @@ def test_workers_past_four_per_core_are_refused_with_the_limit(capsys, tmp_path,
     from knight.cli.run import WORKERS_PER_CORE
 
     limit = WORKERS_PER_CORE * len(os.sched_getaffinity(0))  # the cores this process may use
-    status, _, err = run(capsys, *command, "--workers", str(limit + 1), "--store", str(tmp_path / "s.sqlite"))
+    status, _, err = knight_cli(capsys, *command, "--workers", str(limit + 1), "--store", str(tmp_path / "s.sqlite"))
     assert status == 2 and f"ask for at most {limit}" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "s.sqlite").exists()  # refused before anything ran
     if command[0] == "census":  # the limit itself is accepted (3 x 3 has no tour: theory answers, no process starts)
-        status, out, err = run(capsys, *command, "--workers", str(limit), "--store", str(tmp_path / "s.sqlite"))
+        status, out, err = knight_cli(capsys, *command, "--workers", str(limit), "--store", str(tmp_path / "s.sqlite"))
         assert status == 0 and "no search needed" in out
 
 
 def test_parberry_method_prints_a_closed_tour(capsys):
-    status, out, _ = run(capsys, "tour", "8", "--method", "parberry", "--start", "3", "3")
+    status, out, _ = knight_cli(capsys, "tour", "8", "--method", "parberry", "--start", "3", "3")
     assert status == 0 and "Full tour, closed" in out
 
 
@@ -184,9 +179,9 @@ def test_results_take_any_columns_value(capsys, tmp_path, monkeypatch, columns):
     job = tmp_path / "tiny.toml"
     job.write_text('name = "tiny"\n[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
     store = str(tmp_path / "s.sqlite")
-    assert run(capsys, "run", str(job), "--store", store, "-q")[0] == 0
+    assert knight_cli(capsys, "run", str(job), "--store", store, "-q")[0] == 0
     monkeypatch.setenv("COLUMNS", columns)
-    status, out, err = run(capsys, "results", "--store", store)
+    status, out, err = knight_cli(capsys, "results", "--store", store)
     rule = next(line for line in out.splitlines() if set(line) == {"─"})
     assert status == 0 and err == "" and any(line.startswith("tiny") for line in out.splitlines())
     assert WIDTHS[0] <= len(rule) <= WIDTHS[1]

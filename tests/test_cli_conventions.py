@@ -15,11 +15,12 @@ import time
 
 import pytest
 import typer.main
+from cli_helpers import knight_cli
 from rich.console import Console
 from runner_helpers import REPO, write_job
 
 import knight
-from knight.cli import app, main
+from knight.cli import app
 from knight.cli.options import KnightCommand, PlainGroup
 from knight.runner import load_job
 from knight.runner.bar import BarReporter
@@ -33,14 +34,6 @@ GROUPED = re.compile(r"^-?\d{1,3}(,\d{3})+$")
 def commands() -> list[str]:
     """Every command of `knight`."""
     return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]  # a group
-
-
-def knight_cli(capsys, *argv: object) -> tuple[int, str, str]:
-    """`knight ARGV` in this process: exit status, stdout, stderr."""
-    with pytest.raises(SystemExit) as stop:
-        main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -29,10 +29,8 @@ META = {"version": "0", "commit": "test", "date": "2023-11-14", "jobs": []}
 BUDGET = 50_000  # as test_programs.py's
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path_factory, monkeypatch):
-    """Programs run afresh into a cache of the test session's own, not the user's."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+#: Programs run into a cache of the test session's own, not the user's (conftest.py).
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def record(tour: Tour) -> TourRecord:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 from pdf_layout import MM, font_sizes, page_fill, page_margins, smallest_font
+from report_helpers import SMALL_JOB, html_text, numbers, pdf_pages
 from runner_helpers import knight, write_job
-from test_report import SMALL_JOB
 
 from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.engine.diagrams import MARGIN, SQUARE, WORKSHEET_DARK, WORKSHEET_LIGHT, empty_board_svg
@@ -54,12 +54,6 @@ def page_html(out: Path) -> str:
     return (out / f"{HANDOUT}.html").read_text(encoding="utf-8")
 
 
-def html_text(markup: str) -> str:
-    """The text of an HTML page: tags dropped, entities decoded, white space collapsed."""
-    markup = re.sub(r"<(style|title)\b.*?</\1>", " ", markup, flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", markup))).strip()
-
-
 #: The grey a listing's line numbers are printed in (handout CSS: figure.listing .number).
 GREY = 0x888888
 
@@ -74,11 +68,6 @@ def pdf_spans(path: Path) -> list[tuple[str, int]]:
             for line in block.get("lines", ())
             for span in line["spans"]
         ]
-
-
-def pdf_pages(path: Path) -> list[str]:
-    with pymupdf.open(path) as document:
-        return [re.sub(r"\s+", " ", page.get_text()) for page in document]
 
 
 def test_renders_without_a_store(a4):
@@ -321,11 +310,6 @@ def test_handout_gives_no_answer_away(a4, tmp_path):
     printed |= numbers(html_text(re.sub(r'<span class="number">\d+</span>', " ", page_html(a4))))
     given_away = (printed & answers) - allowed
     assert not given_away, f"the handout prints answers of the key: {sorted(given_away)}"
-
-
-def numbers(text: str) -> set[str]:
-    """The numbers in ``text``, thousands separators dropped ("1,728" is 1728; "(0, 0)" is two zeros)."""
-    return {token.replace(",", "") for token in re.findall(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?", text)}
 
 
 def printed_boards(pdf: Path) -> list[tuple[int, float]]:

@@ -1,7 +1,7 @@
 import pytest
-from conftest import is_knight_path
 from hypothesis import given
 from hypothesis import strategies as st
+from tour_checker import is_knight_path
 
 from knight.engine import METHODS, TIE_BREAKS, Board, InvalidInput, find_tour
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import is_knight_path
 from runner_helpers import knight, write_job
+from tour_checker import is_knight_path
 
 from knight.engine import Board, InvalidInput, InvalidTour, Tour, find_tour
 from knight.engine.census import census

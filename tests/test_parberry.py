@@ -2,7 +2,7 @@ import doctest
 
 import numpy as np
 import pytest
-from conftest import is_knight_path
+from tour_checker import is_knight_path
 
 import knight.engine.parberry as parberry_module
 from knight.engine import Board, InvalidInput, find_tour

@@ -36,10 +36,8 @@ for row, col in starts:
 """
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path_factory, monkeypatch):
-    """Programs run into a cache of the test session's own (the key's render in test_errata.py reads it)."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+#: Programs run into a cache of the test session's own, not the user's (conftest.py).
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def run(file: str, *args: object, seed: int | None = None) -> list[str]:

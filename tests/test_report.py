@@ -14,54 +14,11 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from report_helpers import SMALL_JOB
 from runner_helpers import knight, write_job
 
 from knight.engine import Board, find_tour
 from knight.store import integrity
-
-SMALL_JOB = """
-name = "report-test"
-[[sweep]]
-boards = [8]
-starts = "all"
-method = "naive"
-[[sweep]]
-boards = [6, 8]
-starts = "all"
-method = "static"
-[[sweep]]
-boards = [5, 6, 8]
-starts = "all"
-method = "warnsdorff"
-params = { tie = ["first", "lookahead-min"] }
-[[sweep]]
-boards = [8]
-starts = "all"
-method = "warnsdorff"
-params = { tie = "random" }
-repeats = 2
-[[sweep]]
-boards = [5]
-starts = "all"
-method = "backtrack"
-[[sweep]]
-boards = [6, 8]
-starts = [[0, 0]]
-method = "backtrack"
-params = { order = "warnsdorff", closed = [false, true] }
-[[sweep]]
-boards = [8]
-starts = [[0, 0]]
-method = "parberry"
-[[sweep]]
-boards = [5]
-method = "census"
-[[sweep]]
-boards = ["5..70"]
-starts = [[0, 0]]
-method = "warnsdorff"
-params = { tie = ["first", "roth"] }
-"""
 
 
 def pdf_text(path: Path) -> str:

@@ -9,26 +9,21 @@ download is not used).
 
 from __future__ import annotations
 
-import os
-import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser_helpers import OVERFLOWING, badly_fitting_tables, open_page, uneven_board_figures
+from report_helpers import SMALL_JOB
 from runner_helpers import knight, write_job
-from test_report import SMALL_JOB
 
 from knight.engine import Board, find_tour
-from knight.engine.diagrams import SQUARE, tour_svg
+from knight.engine.diagrams import tour_svg
 from knight.report.charts import distributions_svg
 
 PHONE, PROJECTOR = 375, 1280
-#: The issue's phone (390 CSS px) and the PDF's measure in CSS px (A4 less 16 mm margins each side: 178 mm).
-NARROW_PHONE, PRINTED_MEASURE = 390, round(178 / 25.4 * 96)
-#: No table row taller than this on a phone (fifteen lines of text and more were seen before it was set).
-TALLEST_ROW = 600
 
 #: test_report's job (enough for the answer key), and what widens the tables as the shipped jobs do:
 #: random ties with ten seeds and every tie-break on 8 x 8, and rectangles for the success maps.
@@ -55,22 +50,6 @@ starts = [[0, 0]]
 method = "warnsdorff"
 params = { tie = ["first", "roth"] }
 """
-
-#: The outermost elements that reach past the screen's right edge, not counting what a box scrolls or clips.
-OVERFLOWING = """(width) => {
-  const scrolled = (element) => {
-    for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
-      if (getComputedStyle(box).overflowX !== "visible") return true;
-    }
-    return false;
-  };
-  const wide = new Set([...document.body.querySelectorAll("*")].filter(
-    (e) => e.getBoundingClientRect().right > width + 0.5 && !scrolled(e)));
-  return [...wide].filter((e) => !wide.has(e.parentElement)).slice(0, 20).map(
-    (e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") || ""}"> reaches `
-           + `${Math.round(e.getBoundingClientRect().right)} px: `
-           + e.textContent.replace(/\\s+/g, " ").trim().slice(0, 60));
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -99,32 +78,6 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     )
     assert done.returncode == 0, done.stderr
     return {"key": directory / "knights-tour.html", "handout": directory / "knights-tour-handout.html"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed: `make test` installs it with apt-get")
-        pytest.skip("chromium is not installed: `make test` installs it with apt-get")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium)
-        yield launched
-        launched.close()
-
-
-def open_page(browser, path: Path, width: int, *, javascript: bool = True):
-    """The page at ``width`` CSS pixels, with every console error and uncaught exception it reports."""
-    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    page.goto(path.as_uri())
-    return page, errors
 
 
 @pytest.mark.parametrize("edition", ["key", "handout"])
@@ -220,56 +173,6 @@ def test_a_tour_diagram_marks_each_step_for_the_player():
     steps = [int(element.get("data-step")) for element in svg.iter() if element.get("data-step")]
     assert steps == list(range(1, tour.length + 1))
     assert not _ids(tour_svg(tour))
-
-
-#: Every table: its width and the room its container gives it, and its tallest row.
-TABLES = """() => [...document.querySelectorAll("table")].map((table) => ({
-  where: (table.closest("section[id], article[id]") || document.body).id + " " + table.className,
-  width: Math.max(table.scrollWidth, Math.ceil(table.getBoundingClientRect().width)),
-  room: table.parentElement.clientWidth,
-  tallest: Math.round(Math.max(0, ...[...table.rows].map((row) => row.getBoundingClientRect().height)))}))"""
-
-#: Every board drawn in a figure, grouped by the figure (a row or group of boards) it stands in: the width one
-#: square is drawn at (the drawing's width times its square's share of the view box's width).
-BOARD_SQUARES = """(square) => {
-  const groups = new Map();
-  for (const svg of document.querySelectorAll("figure svg.board")) {
-    if (svg.closest(".numbers-layer")) continue;  // a numbered board's numbers, drawn over its board
-    const group = svg.closest(".figures, .pairs, .numbered-row, .side, section[id]");
-    const drawn = svg.getBoundingClientRect().width * square / svg.viewBox.baseVal.width;
-    if (!groups.has(group)) groups.set(group, []);
-    groups.get(group).push(Math.round(drawn * 10) / 10);
-  }
-  return [...groups].map(([group, squares]) => ({where: group.closest("section[id]").id + " " + group.className,
-                                                 squares}));
-}"""
-
-
-def badly_fitting_tables(browser, html: Path) -> list[str]:
-    """The tables of ``html`` at 390 px wider than the column they stand in (scrolled or cut off), or with a row
-    taller than :data:`TALLEST_ROW`; an empty list when all fit."""
-    page, errors = open_page(browser, html, NARROW_PHONE)
-    try:
-        tables = page.evaluate(TABLES)
-        assert tables and errors == []
-        wide = [f"{t['where']}: {t['width']} px in {t['room']} px" for t in tables if t["width"] > t["room"]]
-        tall = [f"{t['where']}: a row {t['tallest']} px tall" for t in tables if t["tallest"] > TALLEST_ROW]
-        return wide + tall
-    finally:
-        page.context.close()
-
-
-def uneven_board_figures(browser, html: Path) -> tuple[int, list[dict]]:
-    """The key as printed (print styles, the PDF's measure): how many figures show two boards or more, and those whose
-    squares are not all drawn at one width (within 2 %)."""
-    page, _ = open_page(browser, html, PRINTED_MEASURE)
-    try:
-        page.emulate_media(media="print")
-        groups = page.evaluate(BOARD_SQUARES, SQUARE)
-        uneven = [g for g in groups if max(g["squares"]) > 1.02 * min(g["squares"])]
-        return sum(len(g["squares"]) > 1 for g in groups), uneven
-    finally:
-        page.context.close()
 
 
 @pytest.mark.parametrize("edition", ["key", "handout"])

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browser_helpers import OVERFLOWING
 from runner_helpers import knight
-from test_report_browser import OVERFLOWING, browser  # noqa: F401 - the browser fixture, shared
 
 from knight.engine import Board, find_tour
 from knight.errors import Unreadable

@@ -16,10 +16,9 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from cli_helpers import knight_cli
+from report_helpers import SMALL_JOB, html_text, numbers, pdf_pages
 from runner_helpers import knight, write_job
-from test_cli_conventions import knight_cli
-from test_handout import html_text, numbers, pdf_pages
-from test_report import SMALL_JOB
 
 from knight.errors import InvalidInput
 from knight.report.course import parse_course

@@ -7,10 +7,10 @@ import os
 
 import numpy as np
 import pytest
-from conftest import is_knight_path
+from cli_helpers import knight_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_cli import run
+from tour_checker import is_knight_path
 
 from knight.engine import Board, InvalidInput, find_tour
 from knight.engine.census import census
@@ -191,7 +191,7 @@ def test_find_refuses_bad_input():
 
 
 def test_knight_starts_prints_the_map_and_the_count(capsys):
-    code, out, _ = run(capsys, "starts", "3", "7")
+    code, out, _ = knight_cli(capsys, "starts", "3", "7")
     assert code == 0
     assert out.splitlines()[1:4] == ["# . # . # . #", ". # . . . # .", "# . # . # . #"]
     assert "10 of 21 starting squares have a tour." in out
@@ -199,7 +199,7 @@ def test_knight_starts_prints_the_map_and_the_count(capsys):
 
 
 def test_knight_starts_json(capsys):
-    code, out, _ = run(capsys, "starts", "4", "5", "--json")
+    code, out, _ = knight_cli(capsys, "starts", "4", "5", "--json")
     data = json.loads(out)
     assert code == 0 and data["version"] and data["board"] == [4, 5] and data["starts_with_tour"] == 10
     assert data["counts"] == {"found": 10, "none": 10, "unknown": 0}
@@ -218,16 +218,16 @@ def test_knight_starts_json(capsys):
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, args, expected):
-    code, _, err = run(capsys, *args)
+    code, _, err = knight_cli(capsys, *args)
     assert code == 2 and expected in err and err.count("\n") == 1
 
 
 def test_knight_tour_find_says_why_there_is_none(capsys):
-    code, out, _ = run(capsys, "tour", "3", "7", "--start", "1", "3", "--method", "find")
+    code, out, _ = knight_cli(capsys, "tour", "3", "7", "--start", "1", "3", "--method", "find")
     assert code == 1 and "No tour starts here: exhaustive search" in out
-    code, out, _ = run(capsys, "tour", "4", "6", "--start", "1", "0", "--method", "find")
+    code, out, _ = knight_cli(capsys, "tour", "4", "6", "--start", "1", "0", "--method", "find")
     assert code == 1 and FOUR_ROWS in out
-    code, out, _ = run(capsys, "tour", "8", "6", "--start", "3", "1", "--method", "find", "--json")
+    code, out, _ = knight_cli(capsys, "tour", "8", "6", "--start", "3", "1", "--method", "find", "--json")
     data = json.loads(out)
     assert code == 0 and data["full"] and data["start"] == [3, 1] and data["method"] == "find"
     assert np.array(data["squares"]).shape == (48, 2)
@@ -250,29 +250,29 @@ def test_the_map_tells_its_progress_square_by_square():
 
 @pytest.mark.parametrize("board", [("4", "626"), ("626", "4"), ("51", "51"), ("3", "835")])
 def test_a_map_searched_square_by_square_is_bounded(capsys, board):
-    code, _, err = run(capsys, "starts", *board)
+    code, _, err = knight_cli(capsys, "starts", *board)
     assert code == 2 and err.count("\n") == 1
     assert "at most 2,500 squares for such a board; --force maps it anyway" in err
 
 
 @pytest.mark.parametrize("board", [("2", "2000"), ("60", "60")])
 def test_a_large_map_that_needs_no_search_per_square_is_not_refused(capsys, board):
-    code, out, err = run(capsys, "starts", *board, "-q")
+    code, out, err = knight_cli(capsys, "starts", *board, "-q")
     assert code == 0 and err == "" and "starting squares have a tour." in out
 
 
 def test_force_maps_a_board_past_the_bound(capsys, monkeypatch):
     monkeypatch.setattr("knight.cli.starts.MAX_SEARCHED_SQUARES", 20)
-    assert run(capsys, "starts", "3", "7")[0] == 2
-    code, out, _ = run(capsys, "starts", "3", "7", "--force")
+    assert knight_cli(capsys, "starts", "3", "7")[0] == 2
+    code, out, _ = knight_cli(capsys, "starts", "3", "7", "--force")
     assert code == 0 and "10 of 21 starting squares have a tour." in out
 
 
 def test_a_slow_map_shows_its_progress_unless_quiet(capsys, monkeypatch):
-    code, _, err = run(capsys, "starts", "4", "5")
+    code, _, err = knight_cli(capsys, "starts", "4", "5")
     assert code == 0 and err == ""  # a quick map: its answer alone
     monkeypatch.setattr("knight.cli.starts.PROGRESS_AFTER", 0.0)
-    code, _, err = run(capsys, "starts", "4", "5")
+    code, _, err = knight_cli(capsys, "starts", "4", "5")
     assert code == 0 and "knight: 20/20 squares (100%)" in err  # stderr is not a terminal here: plain lines
-    code, out, err = run(capsys, "starts", "4", "5", "-q")
+    code, out, err = knight_cli(capsys, "starts", "4", "5", "-q")
     assert code == 0 and err == "" and "10 of 20 starting squares have a tour." in out

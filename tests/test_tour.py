@@ -2,9 +2,9 @@ import json
 
 import numpy as np
 import pytest
-from conftest import is_knight_path
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from tour_checker import is_knight_path
 
 from knight.engine import Board, InvalidTour, Tour, find_tour, warnsdorff_tour
 
