@@ -22,7 +22,9 @@ from rich.progress import (
 )
 from rich.text import Text
 
-__all__ = ["REFRESH_PER_SECOND", "SPEED_ESTIMATE_SECONDS", "RateColumn", "BarReporter"]
+from knight.runner.progress import work_time_left
+
+__all__ = ["REFRESH_PER_SECOND", "SPEED_ESTIMATE_SECONDS", "RateColumn", "TasksColumn", "TimeLeftColumn", "BarReporter"]
 
 #: How often the bar is redrawn, whether or not results came in.
 REFRESH_PER_SECOND = 4
@@ -31,10 +33,38 @@ SPEED_ESTIMATE_SECONDS = 60.0
 
 
 class RateColumn(ProgressColumn):
-    """Tasks per second, by rich's own estimate (over the last minute of samples) and its own formatting."""
+    """Tasks per second, by rich's own estimate (over the last minute of samples) and its own formatting; for a
+    bar counting work (``weighted``), tasks done over the time elapsed."""
 
     def render(self, task: Task) -> Text:
+        if task.fields.get("weighted"):
+            elapsed = task.elapsed or 0.0
+            return TaskProgressColumn.render_speed(task.fields["done"] / elapsed if elapsed else None)
         return TaskProgressColumn.render_speed(task.finished_speed or task.speed)
+
+
+class TasksColumn(MofNCompleteColumn):
+    """Tasks done / tasks, also when the bar counts work (``weighted``)."""
+
+    def render(self, task: Task) -> Text:
+        if task.fields.get("weighted"):
+            count = str(task.fields["count"])
+            return Text(f"{task.fields['done']:>{len(count)}d}/{count}", style="progress.download")
+        return super().render(task)
+
+
+class TimeLeftColumn(TimeRemainingColumn):
+    """rich's time left, but for a bar counting work (``weighted``): the time so far, scaled by the work left over
+    the work done (:func:`~knight.runner.progress.work_time_left`), as the plain lines say."""
+
+    def render(self, task: Task) -> Text:
+        if task.fields.get("weighted") and not task.finished:
+            left = work_time_left(task.elapsed or 0.0, task.completed, task.total or 0.0)
+            minutes, seconds = divmod(int(left), 60) if left is not None else (0, 0)
+            hours, minutes = divmod(minutes, 60)
+            text = "-:--:--" if left is None else f"{hours:d}:{minutes:02d}:{seconds:02d}"
+            return Text(text, style="progress.remaining")
+        return super().render(task)
 
 
 class BarReporter:
@@ -55,11 +85,11 @@ class BarReporter:
             SpinnerColumn(),
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
-            MofNCompleteColumn(),
+            TasksColumn(),
             TaskProgressColumn(),
             RateColumn(),
             TimeElapsedColumn(),
-            TimeRemainingColumn(elapsed_when_finished=True),
+            TimeLeftColumn(elapsed_when_finished=True),
             console=self.console,
             refresh_per_second=REFRESH_PER_SECOND,
             speed_estimate_period=SPEED_ESTIMATE_SECONDS,
@@ -67,13 +97,30 @@ class BarReporter:
         )
         self.task: TaskID | None = None
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, work: float | None = None) -> None:
+        """Show ``total`` tasks; the bar measures ``work`` when given (tasks of unequal cost), else tasks."""
         self.progress.start()
-        self.task = self.progress.add_task(self.description, total=total)
+        self.task = self.progress.add_task(
+            self.description, total=total if work is None else work, weighted=work is not None, done=0, count=total
+        )
 
-    def advance(self, count: int) -> None:
+    def advance(self, count: int, work: float | None = None) -> None:
         assert self.task is not None, "start() comes first"
-        self.progress.advance(self.task, count)
+        task = self.progress.tasks[self.progress.task_ids.index(self.task)]
+        weighted = task.fields["weighted"]
+        self.progress.update(
+            self.task,
+            advance=(count if work is None else work) if weighted else count,
+            done=task.fields["done"] + count,
+        )
+
+    def time_left(self) -> float | None:
+        """The seconds left, as the bar shows them (None before any estimate)."""
+        assert self.task is not None, "start() comes first"
+        task = self.progress.tasks[self.progress.task_ids.index(self.task)]
+        if task.fields["weighted"]:
+            return work_time_left(task.elapsed or 0.0, task.completed, task.total or 0.0)
+        return task.time_remaining
 
     def finish(self) -> None:
         self.progress.stop()

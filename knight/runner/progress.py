@@ -6,10 +6,13 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Iterable, Mapping
 from typing import Protocol, TextIO
 
 __all__ = [
     "Reporter",
+    "WorkTracker",
+    "work_time_left",
     "LineReporter",
     "SilentReporter",
     "reporter_for",
@@ -17,12 +20,70 @@ __all__ = [
 
 
 class Reporter(Protocol):
-    """Told how far a sweep has got."""
+    """Told how far a sweep has got: tasks, and, for a run whose tasks differ in cost (a census), the work they
+    weigh (``work``: :class:`WorkTracker`; None: each task weighs 1, and the rate is measured in tasks)."""
 
-    def start(self, total: int) -> None: ...
-    def advance(self, count: int) -> None: ...
+    def start(self, total: int, work: float | None = None) -> None: ...
+    def advance(self, count: int, work: float | None = None) -> None: ...
     def finish(self) -> None: ...
     def log_handler(self) -> logging.Handler: ...
+
+
+class WorkTracker:
+    """The work a run has done, for its time left: the weights of its finished tasks, plus half of those of the
+    tasks presumably running on the other workers as a result comes (the first ``workers - 1`` unfinished ones,
+    in the order they are run; the worker that sent the result starts its next task).
+
+    Without that half, the first results of a census that runs its heaviest units first (two workers, each on a
+    unit of a quarter of the work) would say that one finished quarter took all the time so far: some four
+    times the true time left. The estimate only grows (a finished task adds at least half its weight), and is 0
+    until a task has finished (what runs before then is not known to run).
+
+    >>> tracker = WorkTracker({"a": 3.0, "b": 1.0, "c": 1.0}, workers=2)
+    >>> tracker.total, tracker.done, tracker.finish(["a"]), tracker.finish(["b", "c"])
+    (5.0, 0.0, 3.5, 1.5)
+    """
+
+    def __init__(self, weights: Mapping[str, float], workers: int) -> None:
+        self.weights = dict(weights)
+        self.order = list(self.weights)
+        self.running = max(workers - 1, 0)
+        self.total = float(sum(self.weights.values()))
+        self.finished: set[str] = set()
+        self.finished_weight = 0.0
+        self.next = 0  # the first task in order not finished
+        self.done = self._estimate()
+
+    def finish(self, keys: Iterable[str]) -> float:
+        """Mark ``keys`` finished; return how much the work done grew."""
+        for key in keys:
+            if key in self.weights and key not in self.finished:
+                self.finished.add(key)
+                self.finished_weight += self.weights[key]
+        before, self.done = self.done, self._estimate()
+        return self.done - before
+
+    def _estimate(self) -> float:
+        if not self.finished:
+            return 0.0
+        while self.next < len(self.order) and self.order[self.next] in self.finished:
+            self.next += 1
+        running, index = 0.0, self.next
+        for _ in range(self.running):
+            while index < len(self.order) and self.order[index] in self.finished:
+                index += 1
+            if index == len(self.order):
+                break
+            running += self.weights[self.order[index]]
+            index += 1
+        return self.finished_weight + running / 2
+
+
+def work_time_left(elapsed: float, done: float, total: float) -> float | None:
+    """Seconds left when ``done`` of ``total`` work took ``elapsed`` seconds (None before any is done)."""
+    if done >= total:
+        return 0.0
+    return elapsed * (total - done) / done if done > 0 else None
 
 
 class LineReporter:
@@ -30,7 +91,9 @@ class LineReporter:
 
     The rate, and so the time left, is measured from the first result on, as rich's bar measures it: the
     workers' start (a pool, the kernels loaded) comes before any result and not again, so counted in it
-    made the time left at a tenth of ``knight run homework-8`` some ten times too long."""
+    made the time left at a tenth of ``knight run homework-8`` some ten times too long. A run told the work of
+    its tasks (a census: :class:`WorkTracker`) measures the time left by that work, from its start: its units
+    differ in cost a thousand-fold, so their count says little, and the first result comes late."""
 
     def __init__(
         self, stream: TextIO | None = None, every: float = 5.0, noun: str = "tasks", *, verbose: bool = False
@@ -42,14 +105,19 @@ class LineReporter:
         self.total = self.done = 0
         self.started = self.last = 0.0
         self.first: tuple[float, int] | None = None  # when the first results came, and how many
+        self.work: float | None = None  # the work done, when the run weighs its tasks
+        self.work_total = 0.0
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, work: float | None = None) -> None:
         self.total, self.done = total, 0
+        self.work, self.work_total = (None, 0.0) if work is None else (0.0, work)
         self.started = self.last = time.monotonic()
         self.first = None
 
-    def advance(self, count: int) -> None:
+    def advance(self, count: int, work: float | None = None) -> None:
         self.done += count
+        if self.work is not None:
+            self.work += count if work is None else work
         now = time.monotonic()
         if self.first is None:
             self.first = (now, self.done)
@@ -75,12 +143,16 @@ class LineReporter:
         """Seconds left at the current rate (0 when done, NaN before any result)."""
         if self.done >= self.total:
             return 0.0
+        if self.work is not None:
+            left = work_time_left(now - self.started, self.work, self.work_total)
+            return float("nan") if left is None else left
         rate = self.rate(now)
         return (self.total - self.done) / rate if rate else float("nan")
 
     def _line(self, now: float) -> None:
         elapsed = max(now - self.started, 1e-9)
-        percent = 100 * self.done / self.total if self.total else 100.0
+        part = (self.work / self.work_total) if self.work is not None and self.work_total else None
+        percent = 100 * (self.done / self.total if part is None else part) if self.total else 100.0
         print(
             f"knight: {self.done}/{self.total} {self.noun} ({percent:.0f}%), {self.rate(now):,.0f} {self.noun}/s, "
             f"{elapsed:.1f} s elapsed, {self.time_left(now):.1f} s left",
@@ -97,10 +169,10 @@ class SilentReporter:
         self.stream = stream or sys.stderr
         self.verbose = verbose
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, work: float | None = None) -> None:
         pass
 
-    def advance(self, count: int) -> None:
+    def advance(self, count: int, work: float | None = None) -> None:
         pass
 
     def finish(self) -> None:

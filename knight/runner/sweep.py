@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from knight.engine.census import SYMMETRY_LIMIT, classes_from_shares, cycles_up_to_symmetry
+from knight.engine.census_plan import unit_costs
 from knight.errors import InvalidInput
 from knight.runner.jobs import Job
 from knight.runner.logs import run_logging
 from knight.runner.pool import ProcessPool, split, start_method
-from knight.runner.progress import LineReporter, Reporter
+from knight.runner.progress import LineReporter, Reporter, WorkTracker
 from knight.runner.work import run_chunk, warm_up
 from knight.store import CensusRecord, Claimed, Store
-from knight.tasks import Task, TaskResult
+from knight.tasks import CENSUS, Task, TaskResult
 
 __all__ = ["EXECUTORS", "SMALL_SQUARES", "SMALL_TASKS", "RunSummary", "default_workers", "is_small", "run_jobs"]
 
@@ -115,6 +116,13 @@ def run_jobs(
     started = time.monotonic()
 
     unfinished = {task.key for task in pending}  # no outcome yet, here or from another run
+    tracker = _work_tracker(pending, 1 if here else workers)
+
+    def progress(keys: list[str]) -> None:
+        if tracker is None:
+            reporter.advance(len(keys))
+        else:
+            reporter.advance(len(keys), tracker.finish(keys))
 
     def on_results(results: list[TaskResult]) -> None:
         store.record(run_id, results)
@@ -124,7 +132,7 @@ def run_jobs(
             if not result.ok:
                 summary.failed += 1
                 summary.failures.append(f"{tasks[result.key].describe()}: {result.error}")
-        reporter.advance(len(results))
+        progress([result.key for result in results])
 
     def claim(chunk: list[Task]) -> list[Task]:
         granted = _claim(store, run_id, [task.key for task in chunk]).granted
@@ -156,7 +164,8 @@ def run_jobs(
             len(pending),
             f"on {workers} {executor} worker(s)" if summary.workers else "in this process (a small run)",
         )
-        reporter.start(len(pending))
+        if tracker is None:
+            reporter.start(len(pending))  # at once: the bar turns while the kernels load
         try:
             if pending and executor != "dask" and not here:
                 warm_up({task.method for task in pending})  # compiled here once, inherited by forked workers
@@ -164,10 +173,12 @@ def run_jobs(
                 # collector's walks for the run (here, while results are stored, and in each forked worker), as
                 # Python's docs advise before forking; given back to it when the run ends.
                 gc.freeze()
+            if tracker is not None:  # timed from the work's start: the time left scales the time the work took
+                reporter.start(len(pending), tracker.total)
             batch = pending
             while batch:
                 run(batch)
-                batch = _wait_for_others(store, summary, tasks, unfinished, reporter)
+                batch = _wait_for_others(store, summary, tasks, unfinished, progress)
             summary.status = "done"
             _list_symmetry_classes(store, jobs, run_id, summary.workers)
         finally:
@@ -208,6 +219,15 @@ def _biggest_first(tasks: Iterable[Task]) -> list[Task]:
     return sorted(tasks, key=lambda task: -task.n * task.m)
 
 
+def _work_tracker(pending: list[Task], workers: int) -> WorkTracker | None:
+    """The work of a census run's units by their estimated cost (:func:`unit_costs`, some 20 ms for 6 × 6), for
+    its time left: they differ in cost a thousand-fold. None for other runs (their tasks are counted)."""
+    if not pending or any(task.method != CENSUS for task in pending):
+        return None
+    costs = unit_costs([task.unit for task in pending])
+    return WorkTracker({task.key: cost for task, cost in zip(pending, costs)}, workers)
+
+
 def _claim(store: Store, run_id: int, keys: list[str]) -> Claimed:
     """Claim ``keys`` for run ``run_id`` (:meth:`Store.claim`), saying when a dead run's are taken over."""
     claimed = store.claim(run_id, keys)
@@ -217,7 +237,11 @@ def _claim(store: Store, run_id: int, keys: list[str]) -> Claimed:
 
 
 def _wait_for_others(
-    store: Store, summary: RunSummary, tasks: dict[str, Task], unfinished: set[str], reporter: Reporter
+    store: Store,
+    summary: RunSummary,
+    tasks: dict[str, Task],
+    unfinished: set[str],
+    progress: Callable[[list[str]], None],
 ) -> list[Task]:
     """Wait until another run has finished each task of ``unfinished`` (which it had claimed), or
     until some of them are free to claim (that run ended or died): return those, claimed, for this
@@ -233,7 +257,7 @@ def _wait_for_others(
             if outcome.status == "failed":
                 summary.failed += 1
                 summary.failures.append(f"{tasks[key].describe()}: {outcome.error} (in run {outcome.run_id})")
-            reporter.advance(1)
+            progress([key])
         if not unfinished:
             return []
         claimed = _claim(store, summary.run_id, sorted(unfinished))
