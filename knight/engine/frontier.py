@@ -30,7 +30,7 @@ n × n) and A001230 (closed tours).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -356,6 +356,7 @@ def frontier_count(
     removed: Iterable[Square] = (),
     max_states: int = DEFAULT_MAX_STATES,
     compiled: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> FrontierCount:
     """Count every tour of ``board`` exactly by dynamic programming over its frontier (see the module).
 
@@ -366,6 +367,8 @@ def frontier_count(
     removed : squares taken off the board, ``(row, col)``.
     max_states : stop with :class:`TooManyStates` when the frontier would hold more states.
     compiled : force the compiled (True) or interpreted (False) kernel; see :mod:`knight.engine.kernel`.
+    progress : called after each square swept with its index (row-major along the longer side) and the
+        states then held: how the states grow row by row.
 
     Returns a :class:`FrontierCount`: the tours, counted as :func:`knight.engine.census.census` counts them
     (its ``total`` for open tours, its ``cycles`` for closed), and the peak number of states.
@@ -434,4 +437,6 @@ def frontier_count(
         growth = max(stored / before, 0.25)
         ways += int(out[0])
         peak, total = max(peak, stored), total + stored
+        if progress is not None:
+            progress(square, stored)
     return finish_count(board, closed, ways, removed, peak, total)
