@@ -73,7 +73,7 @@ $(SYSTEM_STAMP): | $(REPORT_STAMP)
 		|| echo "(not installed: PDF fonts are subset by fontTools instead)"; }
 	@touch $@
 
-# The browser test (tests/test_report_browser.py) opens the HTML report in Debian's Chromium, driven by
+# The browser test (tests/report/test_report_browser.py) opens the HTML report in Debian's Chromium, driven by
 # Playwright (never Playwright's own browser download); install it when missing. Only the tests need it.
 browser:
 	@command -v chromium >/dev/null || { \

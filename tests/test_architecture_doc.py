@@ -2,7 +2,7 @@
 
 What counts as cited is what the text puts in backticks (outside its fenced diagram):
 
-* a path (``engine/board.py``, ``tests/test_store.py``, ``jobs/``, ``knight/report/templates/answers/<id>.html.j2``;
+* a path (``engine/board.py``, ``tests/store/test_store.py``, ``jobs/``, ``knight/report/templates/answers/<id>.html.j2``;
   ``<...>`` stands for any name): it exists relative to the repository or to ``knight/``;
 * a name in the parentheses right after a module's path (``engine/tour.py`` (``Tour``, ``Tour.json_chunks``)):
   that module has it (for a package, a submodule will do); the same for a test file, read without importing it;
@@ -427,7 +427,7 @@ def test_a_name_is_looked_up_in_the_module_it_is_cited_beside():
     [
         "`engine/<name>.py`",
         "`report/answers/` (`deitel`)",
-        "`tests/test_store.py` (`test_a_store_of_another_version_is_refused`)",
+        "`tests/store/test_store.py` (`test_a_store_of_another_version_is_refused`)",
         "`knight.tour(8)`",
         "`@kernel_step`",
         "`UnitCount.share`",
@@ -436,9 +436,9 @@ def test_a_name_is_looked_up_in_the_module_it_is_cited_beside():
     ],
 )
 def test_what_exists_is_not_reported(cited):
-    if "tests/test_store.py" in cited:
-        real = next(n for n in _top_level(ROOT / "tests/test_store.py") if n.startswith("test_"))
-        cited = f"`tests/test_store.py` (`{real}`)"
+    if "tests/store/test_store.py" in cited:
+        real = next(n for n in _top_level(ROOT / "tests/store/test_store.py") if n.startswith("test_"))
+        cited = f"`tests/store/test_store.py` (`{real}`)"
     assert problems(cited) == []
 
 

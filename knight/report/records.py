@@ -18,7 +18,7 @@ class Results:
     """All records, with the few queries the report needs."""
 
     # Every job the default report answers, by the names that work wherever knight is installed (pinned to the
-    # shipped jobs by tests/test_hints_outside_a_clone.py).
+    # shipped jobs by tests/cli/test_hints_outside_a_clone.py).
     def __init__(
         self,
         records: Iterable[TourRecord],

@@ -11,7 +11,7 @@ from pathlib import Path
 from knight.cli.run import run_everything
 from knight.report.records import Results
 
-PACKAGE = Path(__file__).resolve().parent.parent / "knight"
+PACKAGE = Path(__file__).resolve().parents[2] / "knight"
 
 
 def knight(folder: Path, *argv: str) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,7 @@ import pytest
 from knight.engine import Board
 from knight.grading.gradebook import feedback_html, grade_file
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "submissions"
 HOSTILE = "<img src=x onerror=alert(1)> & \"quoted\" 'single' <b>bold"  # a file name: no slash
 #: The elements the page itself writes (the board's SVG aside): no other may come from a hand-in.
 PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "p", "code", "table", "tr", "th", "td", "small"}

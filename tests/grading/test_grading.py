@@ -17,7 +17,7 @@ from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, check
 from knight.grading.formats import FORMATS, Unreadable, parse_bytes, parse_text, square_name
 from knight.grading.gradebook import grade_directory, load_rubric
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "submissions"
 
 BOARDS = [Board(5, 5), Board(6, 6), Board(8, 8), Board(5, 6), Board(6, 8), Board(3, 4), Board(10, 10)]
 METHODS = [

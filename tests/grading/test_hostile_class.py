@@ -33,7 +33,7 @@ from knight.grading.formats import MAX_BYTES, parse_text
 from knight.grading.gradebook import COPIED_SHOWN, page_name, spreadsheet_safe
 from knight.grading.output import LOCK_NAME, Output
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "submissions"
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 COPIES = 30

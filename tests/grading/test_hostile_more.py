@@ -29,7 +29,7 @@ from knight.grading.gradebook import grade_directory
 from knight.grading.output import LOCK_NAME
 from knight.report.render import write_pdf
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @contextlib.contextmanager

@@ -213,7 +213,7 @@ def test_letter_paper(store, tmp_path):
 def test_handout_has_the_questions_and_no_answers(key_pdf):
     handout = pdf_text(key_pdf / "knights-tour-handout.pdf")
     key = pdf_text(key_pdf / "knights-tour.pdf")
-    # both editions quote the documents' questions (tests/test_handout.py checks the worksheet in full)
+    # both editions quote the documents' questions (tests/report/test_handout.py checks the worksheet in full)
     for question in (
         "How many moves did the knight make?",
         "Does your program always find a tour?",

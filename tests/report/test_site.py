@@ -2,7 +2,7 @@
 
 The site is built the day before that day and on it, from a small store, and every file of it is read: before
 the day no key file, no link to one, no number the key answers with (the handout's give-away rule of
-tests/test_handout.py, applied to every file, HTML by its text and PDF by its pages) and none of the key's
+tests/report/test_handout.py, applied to every file, HTML by its text and PDF by its pages) and none of the key's
 pictures; the store is not even opened. On the day the key is there, linked from the index. Bad course files
 and dates are refused in one line with exit status 2.
 """

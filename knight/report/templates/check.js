@@ -1,6 +1,6 @@
 // The self-check page: a student's printed tour checked in the browser, no server, no network.
 // A hand-written port of knight check (knight/grading/formats.py and check.py) for the array and the
-// (row, col) pairs formats; tests/test_self_check.py requires the same verdict, first error step,
+// (row, col) pairs formats; tests/report/test_self_check.py requires the same verdict, first error step,
 // repeated and unvisited squares as the Python checker on generated submissions.
 "use strict";
 (function () {
