@@ -17,7 +17,8 @@ import pytest
 from knight.engine import Board
 from knight.engine.theory import open_tour_verdict
 from knight.report.answers import ANSWERS, Answer
-from knight.report.answers.blog import Example, PastFifty
+from knight.report.answers.blog import Example
+from knight.report.answers.blog_sizes import PastFifty
 from knight.report.answers.deitel import Corner, Heuristic
 from knight.report.answers.eiffel import Corners, Mutilated, Search
 from knight.report.context import StoreData, build_context

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from knight.report.answers.blog import blog_example, blog_past_50, blog_script, blog_ties, blog_w_plus, blog_wozniak
+from knight.report.answers.blog import blog_example, blog_script, blog_ties, blog_wozniak
+from knight.report.answers.blog_sizes import blog_past_50, blog_w_plus
 from knight.report.answers.common import Answer, StoreData
 from knight.report.answers.deitel import deitel_64_tours, deitel_by_hand, deitel_heuristic, deitel_naive
 from knight.report.answers.eiffel import (
