@@ -28,7 +28,10 @@ def test_hamilton_names_each_search_from_its_module():
         assert getattr(hamilton, name) is getattr(found[0], name)
 
 
-def test_no_engine_module_is_over_600_lines_but_generated_data():
-    folder = Path(knight.engine.__file__).parent
-    long = {path.name for path in folder.glob("*.py") if len(path.read_text().splitlines()) > 600}
-    assert long <= {"parberry_base.py"}
+def test_no_module_of_knight_is_over_600_lines_but_generated_data():
+    """Issue 30: a module stays small enough to read in one sitting; Parberry's base tours are data."""
+    package = Path(knight.engine.__file__).parent.parent
+    long = {
+        str(path.relative_to(package)) for path in package.rglob("*.py") if len(path.read_text().splitlines()) > 600
+    }
+    assert long <= {"engine/parberry_base.py"}
