@@ -13,7 +13,9 @@ squares to come merge, so the cost grows with the number of states, not of tours
 A square leaves the frontier once its last move is decided; it must then have degree 2, or, for an open
 tour, degree 1 if it is one of the tour's two ends. The other end of a path whose end has left is marked
 a *tail*; at most two tails. A cycle may close only at the last square, with nothing left loose; an open
-path may be completed (both ends gone) only when nothing is left either.
+path may be completed (both ends gone) only when nothing is left either. A state in which some frontier
+square needs more moves than it has left to squares not yet swept is dropped at once (an open tour's two
+ends need one fewer): most of the states a sweep would otherwise carry are such dead ones.
 
 State encoding, one code per frontier square (4 bits each in the compiled kernel, :mod:`knight.engine.frontier_kernel`):
 ``0`` degree 0, ``1`` degree 2 (or no square: beyond the board's edge, removed), ``2`` a tail, ``3…`` a
