@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 REPORT_STAMP := $(VENV)/.report-stamp
 DEV_STAMP    := $(VENV)/.dev-stamp
 
-.PHONY: help install system-libraries kernels browser lint docs test bench report clean
+.PHONY: help install system-libraries kernels browser lint docs test test-jit bench report clean
 
 # The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
 JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
@@ -15,6 +15,7 @@ JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
 help:
 	@echo "make report  - run the shipped jobs and write the report to reports/out/ (FULL=1: heavy studies too)"
 	@echo "make test    - lint, type-check and run the test suite"
+	@echo "make test-jit - the test suite without the compiled kernels (JIT and Python), in a random order"
 	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine), actionlint"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
 	@echo "make docs    - build the docs to docs/_build/html (Sphinx, warnings as errors)"
@@ -96,6 +97,13 @@ docs: $(DEV_STAMP)
 
 test: $(DEV_STAMP) system-libraries kernels browser lint docs
 	$(BIN)/python -m pytest
+
+# The suite as a clone without the kernels compiled ahead of time runs it (KNIGHT_AOT=0: numba's JIT and plain
+# Python run them; tests/test_kernels_aot.py still builds the module for its own tests and puts it away after), in a
+# random order (pytest-randomly; the seed is printed: --randomly-seed=N repeats it) so that no test leans on what
+# another left behind. No lint or docs: `make test` does those.
+test-jit: $(DEV_STAMP) system-libraries browser
+	KNIGHT_AOT=0 $(BIN)/python -m pytest -p randomly -p no:cacheprovider $(PYTEST_ARGS)
 
 bench: $(DEV_STAMP) system-libraries kernels
 	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-sort=name \

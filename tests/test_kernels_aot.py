@@ -3,8 +3,10 @@ and giving what numba's JIT and plain Python give."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -23,13 +25,23 @@ from knight.engine.rotation import rotation_tour
 
 
 @pytest.fixture(scope="module")
-def module() -> ModuleType:
-    """The module for these sources: ``make test`` has built it; built here (~15 s) when the engine changed."""
+def module() -> Iterator[ModuleType]:
+    """The module for these sources: ``make test`` has built it; built here (~15 s) when the engine changed.
+
+    Used by this file's tests even in a run without it (``make test-jit``, ``KNIGHT_AOT=0``), and put away again
+    after them: the loaded module and the kernels' compiled functions are kept for the whole process, so the
+    tests that follow would otherwise run compiled ahead of time in a run meant to run without it."""
     aot.build()
+    with pytest.MonkeyPatch.context() as patch:
+        if os.environ.get("KNIGHT_AOT") == "0":
+            patch.setenv("KNIGHT_AOT", "strict")
+        ahead_of_time_module.cache_clear()
+        found = ahead_of_time_module()
+        assert found is not None, "built but not loaded"
+        yield found
     ahead_of_time_module.cache_clear()
-    found = ahead_of_time_module()
-    assert found is not None, "built but not loaded"
-    return found
+    for each in aot.engine_kernels():
+        each._compiled = None  # chosen again at its next call, with or without the module
 
 
 def test_the_module_is_named_after_the_engines_sources(module):
@@ -100,7 +112,9 @@ def test_searches_calling_shared_steps_agree_ahead_of_time_jit_and_interpreted(m
 )
 def test_ahead_of_time_and_jit_walk_the_same_tour(module, monkeypatch, tie, board):
     start = (0, 0) if tie == "squirrel" else (3, 5)
+    monkeypatch.setattr(greedy._greedy_walk, "_compiled", None)  # an earlier test may have compiled it by the JIT
     ahead = warnsdorff_tour(board, start, tie, seed=7, compiled=True).path
+    assert greedy._greedy_walk.compiled.__wrapped__ is getattr(module, greedy._greedy_walk.export_name)
     monkeypatch.setattr(greedy._greedy_walk, "_compiled", greedy._greedy_walk.jit)
     just_in_time = warnsdorff_tour(board, start, tie, seed=7, compiled=True).path
     assert np.array_equal(ahead, just_in_time)
