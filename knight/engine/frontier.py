@@ -53,7 +53,9 @@ __all__ = [
 
 #: The longest shorter side the compiled kernel's 64-bit states hold: 2·7 + 1 squares of 4 bits.
 MAX_SHORT_SIDE = 7
-#: The state table's default cap: ~10^8 states (16 bytes each, two tables at most half full: ~6.4 GB).
+#: The state table's default cap: ~10^8 states. A step holds its states (16 bytes each), at most the
+#: next's table (16-byte slots, never more than a power of two past twice the cap: 4.3 GB) and, while it
+#: grows, the half-size table it leaves: about 10 GB at the cap, 100 bytes a state.
 DEFAULT_MAX_STATES = 100_000_000
 
 #: Codes of a frontier square (see the module's docstring).
@@ -196,7 +198,7 @@ def too_many_states(board: Board, max_states: int) -> TooManyStates:
     """The error for a count that would pass the state cap."""
     return TooManyStates(
         f"counting {board} needs more than {max_states:,} frontier states (the state cap, --max-states); "
-        "raise the cap if memory allows (about 40 bytes a state)"
+        "raise the cap if memory allows (at most about 100 bytes a state)"
     )
 
 
@@ -405,7 +407,9 @@ def frontier_count(
         if not before:  # every partial tour died: no more to count
             break
         # Slots for twice the guess (a table at most half full), a power of two: a wrong guess costs a regrow.
-        table = np.full(2 << max(10, int(2.5 * growth * before).bit_length()), EMPTY_KEY, dtype=np.int64)
+        # ... but never more slots than the cap needs, so that memory stays bounded by the cap.
+        slots = min(1 << max(10, int(2.5 * growth * before).bit_length()), 1 << (2 * max_states).bit_length())
+        table = np.full(2 * slots, EMPTY_KEY, dtype=np.int64)
         out[:] = 0
         at = 0
         while True:

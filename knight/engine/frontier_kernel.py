@@ -192,7 +192,8 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     rule (``frontier_viable``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last
     square), ``absent`` (a removed square) as 0 or 1. ``out[0]`` gains the tours completed here, ``out[1]``
     counts the states in ``table``. Returns the number of pairs in ``states`` when all are swept; the pair to
-    resume at when ``table`` is half full (the caller moves it into a larger one, :func:`frontier_regrow`);
+    resume at when ``table`` is half full and could not hold ``cap`` states at that load (the caller moves it
+    into a larger one, :func:`frontier_regrow`);
     -1 as soon as the states would pass ``cap``.
     """
     half = table.shape[0] // 4  # a table at most half full keeps linear probing short
@@ -205,7 +206,7 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     stored = out[1]
     ways = 0
     for s in range(start, states.shape[0] // 2):
-        if stored + 11 > half:  # a state has at most 11 successors
+        if stored + 11 > half and half < cap:  # at most 11 successors; a table twice the cap never grows
             out[0] += ways
             out[1] = stored
             return s

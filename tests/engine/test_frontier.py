@@ -119,6 +119,14 @@ def test_a_square_out_of_moves_kills_its_states_at_once() -> None:
     assert seen[-1] == 0 and len(seen) < 12
 
 
+def test_a_cap_at_the_peak_is_enough() -> None:
+    # the table stops growing at twice the cap: a count whose peak is the cap still completes
+    peak = frontier_count(Board(5, 5), compiled=True).peak_states
+    assert frontier_count(Board(5, 5), max_states=peak, compiled=True).tours == census(Board(5, 5)).total
+    with pytest.raises(TooManyStates):
+        frontier_count(Board(5, 5), max_states=peak - 1, compiled=True)
+
+
 def test_the_compiled_state_cap_stops_the_count() -> None:
     with pytest.raises(TooManyStates, match="more than 5,000 frontier states"):
         frontier_count(Board(5, 6), max_states=5_000, compiled=True)
