@@ -63,6 +63,10 @@ MAX_CHUNK, MIN_CHUNK = 256, 8
 _ORPHAN_CHECK_SECONDS = 0.5
 #: Pools broken one after the other, with no chunk finished between them, before the run gives up.
 _MAX_BROKEN_POOLS = 3
+#: How often pebble's pool threads look for work, results and ended workers (pebble's default is 0.1 s).
+#: A pool's end waits for each thread's next look: at 0.1 s that cost a short run (a census of the 22 small
+#: boards) 50 ms of its 0.74 s; at 0.01 s the threads' wake-ups cost nothing measurable on a long sweep.
+POLL_SECONDS = 0.01
 
 
 def start_method() -> str:
@@ -168,6 +172,7 @@ class ProcessPool:
         self.max_attempts = max_attempts
 
     def _start_workers(self, slots: _Slots) -> pebble.ProcessPool:
+        pebble.CONSTS.sleep_unit = POLL_SECONDS  # a public setting of pebble's (in pebble.__all__)
         return pebble.ProcessPool(
             max_workers=self.workers,
             initializer=_worker_setup,
