@@ -132,20 +132,9 @@ def tour_svg(
             continue
         step = ET.SubElement(svg, "g", {"data-step": str(k)})  # what the k-th square adds to the picture
         if k == 1:
-            ET.SubElement(step, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
+            _start_mark(step, x, y, radius)
         if k == last:
-            ET.SubElement(
-                step,
-                "rect",
-                {
-                    "x": _f(x - radius),
-                    "y": _f(y - radius),
-                    "width": _f(2 * radius),
-                    "height": _f(2 * radius),
-                    "fill": END,
-                    "class": "end",
-                },
-            )
+            _end_mark(step, x, y, radius)
         if 1 < k < last:  # a pale disc under the number, so that the path runs between the numbers, not over them
             ET.SubElement(
                 step,
@@ -188,20 +177,9 @@ def numbered_tour_svg(tour: Tour, *, labels: bool = True, title: str | None = No
     for k, (row, col) in enumerate(tour.squares, start=1):
         x, y = _centre(row, col)
         if layer != "numbers" and k == 1:
-            ET.SubElement(svg, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
+            _start_mark(svg, x, y, radius)
         elif layer != "numbers" and k == last:
-            ET.SubElement(
-                svg,
-                "rect",
-                {
-                    "x": _f(x - radius),
-                    "y": _f(y - radius),
-                    "width": _f(2 * radius),
-                    "height": _f(2 * radius),
-                    "fill": END,
-                    "class": "end",
-                },
-            )
+            _end_mark(svg, x, y, radius)
         if layer != "board":
             size = SQUARE * NUMBER_SIZE * (0.8 if k > 99 else 1.0)  # three figures shrink to stay in the square
             _label(svg, (x, y), str(k), "#fff" if k in (1, last) else TEXT, size, bold=True)
@@ -558,6 +536,18 @@ def _board(
         },
     )
     return svg
+
+
+def _start_mark(parent: ET.Element, x: float, y: float, radius: float) -> None:
+    """The tour's first square: a disc."""
+    ET.SubElement(parent, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(radius), "fill": START, "class": "start"})
+
+
+def _end_mark(parent: ET.Element, x: float, y: float, radius: float) -> None:
+    """The tour's last square: a square mark."""
+    side = 2 * radius
+    attributes = {"x": _f(x - radius), "y": _f(y - radius), "width": _f(side), "height": _f(side), "fill": END}
+    ET.SubElement(parent, "rect", {**attributes, "class": "end"})
 
 
 def _heat(share: float) -> str:
