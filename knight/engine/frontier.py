@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.engine.board import Board, Square
-from knight.engine.frontier_kernel import EMPTY_KEY, frontier_regrow, frontier_step
+from knight.engine.frontier_kernel import EMPTY_KEY, MAX_LOAD, frontier_compact, frontier_regrow, frontier_step
 from knight.errors import InvalidInput
 
 __all__ = [
@@ -53,9 +53,10 @@ __all__ = [
 
 #: The longest shorter side the compiled kernel's 64-bit states hold: 2·7 + 1 squares of 4 bits.
 MAX_SHORT_SIDE = 7
-#: The state table's default cap: ~10^8 states. A step holds its states (16 bytes each), at most the
-#: next's table (16-byte slots, never more than a power of two past twice the cap: 4.3 GB) and, while it
-#: grows, the half-size table it leaves: about 10 GB at the cap, 100 bytes a state.
+#: The state table's default cap: ~10^8 states. A step holds its states (16 bytes each) and the next's table
+#: (16-byte slots, three quarters filled at most, never more than hold the cap: 2^27 slots, 2.1 GB) and, while
+#: that grows, the half-size table it leaves: 4.8 GB at the cap, about 50 bytes a state (80 at worst, for a
+#: cap just past what a power of two of slots holds).
 DEFAULT_MAX_STATES = 100_000_000
 
 #: Codes of a frontier square (see the module's docstring).
@@ -194,11 +195,16 @@ def check_frontier_board(board: Board, max_states: int = DEFAULT_MAX_STATES) -> 
         raise InvalidInput(f"the state cap must be a positive whole number, got {max_states!r}")
 
 
+def table_slots(states: int) -> int:
+    """Slots of a hash table that holds ``states`` states (filled to :data:`MAX_LOAD` quarters): a power of two."""
+    return 1 << max(10, (4 * states // MAX_LOAD).bit_length())
+
+
 def too_many_states(board: Board, max_states: int) -> TooManyStates:
     """The error for a count that would pass the state cap."""
     return TooManyStates(
         f"counting {board} needs more than {max_states:,} frontier states (the state cap, --max-states); "
-        "raise the cap if memory allows (at most about 100 bytes a state)"
+        "raise the cap if memory allows (about 50 bytes a state, 80 at most)"
     )
 
 
@@ -390,11 +396,13 @@ def frontier_count(
         return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
     step = frontier_step.choose(board.size, compiled)
     regrow = frontier_regrow.choose(board.size, compiled)
+    compact = frontier_compact.choose(board.size, compiled)
     window, finished, rules = layout.window, layout.finished(), layout.end_rules()
     states = np.array([sum(DONE << (4 * i) for i in range(window)), 1], dtype=np.int64)  # (state, count) pairs
     out = np.zeros(2, dtype=np.int64)
     ways = peak = total = 0
     growth = 4.0  # the next step's states per state, guessed from the last step's
+    most = table_slots(max_states)  # a table that holds the cap: never larger, so memory stays bounded by it
     for square in range(layout.squares):
         if float(states[1::2].sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
             raise InvalidInput(f"counting {board} would pass 2^63 ways to a frontier: too large a board")
@@ -406,10 +414,9 @@ def frontier_count(
         before = len(states) // 2
         if not before:  # every partial tour died: no more to count
             break
-        # Slots for twice the guess (a table at most half full), a power of two: a wrong guess costs a regrow.
-        # ... but never more slots than the cap needs, so that memory stays bounded by the cap.
-        slots = min(1 << max(10, int(2.5 * growth * before).bit_length()), 1 << (2 * max_states).bit_length())
-        table = np.full(2 * slots, EMPTY_KEY, dtype=np.int64)
+        # Room for a fifth more than the guess: a wrong guess costs a regrow (the table copied into one twice
+        # as large), a generous one memory.
+        table = np.full(2 * min(table_slots(int(1.2 * growth * before)), most), EMPTY_KEY, dtype=np.int64)
         out[:] = 0
         at = 0
         while True:
@@ -436,10 +443,10 @@ def frontier_count(
             bigger = np.full(2 * len(table), EMPTY_KEY, dtype=np.int64)
             regrow(table, bigger)
             table = bigger
-        pairs = table.reshape(-1, 2)
-        states = pairs[pairs[:, 0] != EMPTY_KEY].reshape(-1)
-        del table, pairs
-        stored = int(out[1])
+        states = np.empty(0, dtype=np.int64)  # swept: its memory goes to the next states
+        stored = compact(table)
+        states = table[: 2 * stored].copy()
+        del table
         growth = max(stored / before, 0.25)
         ways += int(out[0])
         peak, total = max(peak, stored), total + stored

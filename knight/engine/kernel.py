@@ -31,6 +31,7 @@ to the JIT (the tests run so).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -101,6 +102,7 @@ class Kernel:
         self._arity, self._check = _argument_check(signature)
         self._compiled: Callable[..., Any] | None = None
         self._jit: Callable[..., Any] | None = None
+        self.interpreted = _wrapping(function)
 
     @property
     def compiled(self) -> Callable[..., Any]:
@@ -117,7 +119,7 @@ class Kernel:
                     if error.name != "numba":  # numba there but broken: say so, not "slow"
                         raise
                     _notice_interpreted()
-                    self._compiled = self.python
+                    self._compiled = self.interpreted
         return self._compiled
 
     @property
@@ -144,7 +146,7 @@ class Kernel:
                 compiled = (
                     self._compiled is not None or squares >= self.compile_from or ahead_of_time_module() is not None
                 )
-        return self.compiled if compiled else self.python
+        return self.compiled if compiled else self.interpreted
 
     def _guarded(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """``function`` (compiled ahead of time), called only with the declared types: unlike numba's JIT, its
@@ -159,6 +161,18 @@ class Kernel:
 
         call.__doc__, call.__name__, call.__wrapped__ = self.__doc__, self.__name__, function  # type: ignore[attr-defined]
         return call
+
+
+def _wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` run interpreted with 64-bit integer arithmetic wrapping around quietly, as it does compiled
+    (a hash's multiplication overflows on purpose; numpy's scalars would warn)."""
+
+    @functools.wraps(function)
+    def call(*args: Any) -> Any:
+        with np.errstate(over="ignore"):
+            return function(*args)
+
+    return call
 
 
 def kernel(*, compile_from: int, signature: str) -> Callable[[Callable[..., Any]], Kernel]:
