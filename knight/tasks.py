@@ -3,15 +3,17 @@ holds, and how a result is checked before it is stored.
 
 A :class:`Task` is one unit of work (a method with its parameters, from one start square of
 one board), named by a stable :attr:`~Task.key`. Running it gives a :class:`TaskResult`: a
-tour, or for the two special methods a count (:data:`CENSUS`: one census unit's directed
-tours) or an estimate (:data:`ESTIMATE`: Knuth's estimate of a search tree). :func:`validate`
-checks a result's tour in full; the store checks every result it is given for completeness.
+tour, or for the three special methods a count (:data:`CENSUS`: one census unit's directed
+tours; :data:`FRONTIER`: every tour of a board, by the frontier method) or an estimate
+(:data:`ESTIMATE`: Knuth's estimate of a search tree). :func:`validate` checks a result's tour
+in full; the store checks every result it is given for completeness.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,10 +32,13 @@ from knight.errors import InvalidInput
 __all__ = [
     "CENSUS",
     "ESTIMATE",
+    "FRONTIER",
     "PATH_KEPT_UP_TO_SQUARES",
     "CensusPlan",
     "EstimateParams",
     "EstimateResult",
+    "FrontierParams",
+    "FrontierResult",
     "Task",
     "TaskResult",
     "incomplete",
@@ -47,6 +52,9 @@ __all__ = [
 CENSUS = "census"
 #: The method name of a tree-size task: Knuth's estimate of the plain backtracking tree (``estimates``).
 ESTIMATE = "estimate"
+#: The method name of a frontier count: every tour of one board counted at once, by dynamic programming over its
+#: frontier (:func:`knight.engine.frontier.frontier_count`; table ``frontier_counts``).
+FRONTIER = "frontier"
 #: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
 PATH_KEPT_UP_TO_SQUARES = 100_000
 #: Parameters that tell the tasks of one group apart (random seeds; a census unit's first moves).
@@ -67,6 +75,11 @@ class Task:
     A census-unit task (method :data:`~knight.store.CENSUS`) is made from its unit with
     :meth:`from_unit`; its parameters are the unit's (closed, removed, first, more), so its key
     is the unit's, and :attr:`unit` gives the unit back.
+
+    A frontier count (method :data:`FRONTIER`) counts the whole board from no square in particular (its start is
+    ``(0, 0)``); its parameters are ``closed`` and ``removed`` (:attr:`frontier`). Its state cap, ``max_states``,
+    says how far a run may go, not what it counts: it is no parameter, and not in the key, so that a count made
+    under one cap is found again under any other (None: the engine's default).
     """
 
     method: str
@@ -75,6 +88,7 @@ class Task:
     m: int
     start: Square
     key: str = field(init=False, repr=False, compare=False)
+    max_states: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).
@@ -114,6 +128,13 @@ class Task:
         return EstimateParams.of(self.params_dict)
 
     @property
+    def frontier(self) -> FrontierParams:
+        """The parameters of a frontier count (``method == "frontier"``)."""
+        if self.method != FRONTIER:
+            raise ValueError(f"task {self.key} is not a frontier count ({self.method})")
+        return FrontierParams.of(self.params_dict)
+
+    @property
     def params_dict(self) -> Params:
         return dict(self.params)
 
@@ -128,6 +149,8 @@ class Task:
         ``census 5x5 open start 0,0 first 1,2``."""
         if self.method == CENSUS:
             return f"census {self.unit.key}"
+        if self.method == FRONTIER:
+            return f"frontier {self.frontier.describe(self.n, self.m)}"
         params = ", ".join(f"{name}={value}" for name, value in self.params)
         return f"{self.method}({params}) {size_text(self.n, self.m)} from {self.start}"
 
@@ -145,6 +168,35 @@ class EstimateParams:
     def of(cls, params: Mapping[str, ParamValue]) -> EstimateParams:
         """The parameters of an estimate task's ``params``; ValueError when one is missing or not a whole number."""
         return cls(_whole(params, "probes"), _whole(params, "seed"), _whole(params, "rate_nodes"))
+
+
+@dataclass(frozen=True)
+class FrontierParams:
+    """A frontier count's parameters: closed tours (as cycles) or directed open ones, and the squares taken off."""
+
+    closed: bool
+    removed: tuple[Square, ...] = ()
+
+    def __post_init__(self) -> None:  # each square once, in order: one count, one key
+        object.__setattr__(self, "removed", tuple(sorted({(int(row), int(col)) for row, col in self.removed})))
+
+    @classmethod
+    def of(cls, params: Mapping[str, ParamValue]) -> FrontierParams:
+        """The parameters of a frontier task's ``params``; ValueError when ``closed`` is not true or false."""
+        closed = params.get("closed")
+        if not isinstance(closed, bool):
+            raise ValueError(f"a frontier count's closed must be true or false, got {closed!r}")
+        return cls(closed, removed_squares(params))
+
+    def task(self, n: int, m: int, max_states: int | None = None) -> Task:
+        """The task that counts these tours of the n x m board (under the state cap ``max_states``)."""
+        params: tuple[tuple[str, ParamValue], ...] = (("closed", self.closed), ("removed", self.removed))
+        return Task(FRONTIER, params, n, m, (0, 0), max_states=max_states)
+
+    def describe(self, n: int, m: int) -> str:
+        """``5x5 open``, ``6x6 closed less 0,0 5,5``."""
+        less = f" less {' '.join(f'{row},{col}' for row, col in self.removed)}" if self.removed else ""
+        return f"{size_text(n, m)} {'closed' if self.closed else 'open'}{less}"
 
 
 def _whole(params: Mapping[str, ParamValue], name: str) -> int:
@@ -191,6 +243,18 @@ class EstimateResult:
         return rate_of(self.rate_nodes, self.rate_seconds)
 
 
+@dataclass(frozen=True)
+class FrontierResult:
+    """What a frontier count (method :data:`FRONTIER`) found: the board's ``tours`` (directed open tours, or closed
+    tours as cycles, as :class:`~knight.engine.frontier.FrontierCount` counts them), the most frontier states held
+    at once (``peak_states``) and in all (``states``), and the ``seconds`` the count took (timed by the worker)."""
+
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+
+
 def rate_of(nodes: int | None, seconds: float | None) -> float | None:
     """Nodes per second, or None when not measured."""
     return nodes / seconds if nodes and seconds else None
@@ -202,8 +266,9 @@ class TaskResult:
     count, or why it failed.
 
     A tour task's result carries the tour (``moves`` and the flags and keys after it); a census
-    unit's (method :data:`CENSUS`) carries ``tours`` and ``nodes`` instead. ``attempts`` counts
-    the runs of the task, those lost with a dead worker included.
+    unit's (method :data:`CENSUS`) carries ``tours``, ``nodes`` and ``seconds`` instead; a frontier
+    count's (method :data:`FRONTIER`) its ``frontier``. ``attempts`` counts the runs of the task,
+    those lost with a dead worker included.
     """
 
     key: str
@@ -228,7 +293,9 @@ class TaskResult:
     tours: int | None = None  # census units only: directed tours counted (None for a tour task)
     nodes: int = 0  # census units only: squares placed by the search
     share: int | None = None  # closed census units only: their share of Burnside's sum (UnitCount.share)
+    seconds: float = 0.0  # census units only: the time the unit's count took (timed by the worker)
     estimate: EstimateResult | None = None  # tree-size tasks only
+    frontier: FrontierResult | None = None  # frontier counts only
     checksum: str = ""  # of the row that stores it, where it was made (knight.store.database.sealed); '' if not
 
     @property
@@ -241,16 +308,29 @@ class TaskResult:
         """True for a tree-size task's result (an estimate)."""
         return self.method == ESTIMATE
 
+    @property
+    def is_frontier(self) -> bool:
+        """True for a frontier count's result."""
+        return self.method == FRONTIER
+
+    @classmethod
+    def from_frontier(cls, key: str, n: int, m: int, counted: FrontierResult) -> TaskResult:
+        """The result of a frontier count on an ``n`` x ``m`` board."""
+        return cls(key, n, m, FRONTIER, ok=True, frontier=counted)
+
     @classmethod
     def from_estimate(cls, key: str, n: int, m: int, estimate: EstimateResult) -> TaskResult:
         """The result of a tree-size task on an ``n`` x ``m`` board."""
         return cls(key, n, m, ESTIMATE, ok=True, estimate=estimate)
 
     @classmethod
-    def from_count(cls, key: str, n: int, m: int, tours: int, nodes: int, share: int | None = None) -> TaskResult:
+    def from_count(
+        cls, key: str, n: int, m: int, tours: int, nodes: int, share: int | None = None, seconds: float = 0.0
+    ) -> TaskResult:
         """The result of a census-unit task on an ``n`` x ``m`` board that counted ``tours`` in ``nodes`` (and, for
-        a closed unit, its ``share`` of Burnside's sum: its cycles kept by the board's symmetries that many times)."""
-        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes, share=share)
+        a closed unit, its ``share`` of Burnside's sum: its cycles kept by the board's symmetries that many times)
+        in ``seconds``."""
+        return cls(key, n, m, CENSUS, ok=True, tours=tours, nodes=nodes, share=share, seconds=seconds)
 
     @classmethod
     def from_tour(cls, key: str, tour: Tour) -> TaskResult:
@@ -292,7 +372,7 @@ def validate(result: TaskResult, built: Tour | None = None) -> str:
     if not result.ok:
         return ""
     problem = incomplete(result)
-    if problem or result.is_count or result.is_estimate or result.moves is None:
+    if problem or result.is_count or result.is_estimate or result.is_frontier or result.moves is None:
         return problem
     try:
         path = decode_path(result.moves, result.n, result.m)
@@ -319,6 +399,18 @@ def incomplete(result: TaskResult) -> str:
             return "invalid count: a census unit counts zero or more tours in at least one node"
         if result.share is not None and not result.tours <= result.share <= 8 * result.tours:
             return "invalid count: the identity keeps each cycle, and no more than the 8 symmetries in all do"
+        if not (math.isfinite(result.seconds) and result.seconds >= 0):
+            return "invalid count: its time is not a number of seconds"
+        return ""
+    if result.is_frontier:
+        counted = result.frontier
+        if (
+            counted is None
+            or counted.tours < 0
+            or not 0 <= counted.peak_states <= counted.states
+            or not (math.isfinite(counted.seconds) and counted.seconds >= 0)
+        ):
+            return "invalid count: a frontier count of zero or more tours, its peak within its states, in seconds"
         return ""
     if result.is_estimate:
         found = result.estimate

@@ -3,10 +3,15 @@
 The census runs through the sweep runner: one task per unit (start square and first move), on
 the same process pool or Dask cluster as `knight run`, into the same store. Interrupted and
 run again, it counts only the units the store lacks; run twice, it counts nothing the second time.
+`--method frontier` counts the board's tours at once (:mod:`knight.engine.frontier`), as one task
+through the same runner into the same store: run twice, it says the stored count the second time.
 """
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
@@ -41,6 +46,7 @@ __all__ = ["census"]
         "knight census 5",
         "knight census 6 --closed --json",
         "knight census 8 --remove a8 --remove h1",
+        "knight census 6 7 --closed --method frontier",
     ),
 )
 def census(
@@ -66,7 +72,8 @@ def census(
         typer.Option(
             help=(
                 "census: enumerate every tour (counts per start square, classes up to symmetry); frontier: "
-                "count them all at once by dynamic programming over the board's frontier (shorter side at most 7)."
+                "count them all at once by dynamic programming over the board's frontier (shorter side at most 7), "
+                "stored like a census (run again, the stored count is said)."
             )
         ),
     ] = "census",
@@ -85,8 +92,10 @@ def census(
 
     Prints what theory says first; when theory rules every tour out, no search is run. Otherwise
     the units run through the sweep runner into the store; units already there are not run again.
-    Exit status 0, 1 when some unit failed (the census is then incomplete), 2 for bad input,
-    130 when interrupted.
+    With --method frontier, the board's tours are counted at once into the store (a count already
+    there is said, not made again), with the frontier's peak states and the seconds the count took.
+    Exit status 0, 1 when some unit failed (the census is then incomplete), 2 for bad input (with
+    --method frontier, a count past --max-states too), 130 when interrupted.
     """
     from knight.engine import Board
     from knight.engine.census import CensusSpec
@@ -97,7 +106,8 @@ def census(
     removed = parse_squares(remove, "--remove", board.n)
     square = None if start is None else parse_square(start, "--start", board.n)
     if method != "census":
-        return _frontier(board, closed, removed, method, start, max_states, as_json)
+        options = _RunOptions(store, workers, executor, scheduler, verbose, as_json, quiet)
+        return _frontier(board, closed, removed, method, start, max_states, options)
     check_run_options(workers, executor, scheduler)
     spec = CensusSpec(
         board.n, board.m, closed, tuple(sorted(set(removed))), None if square is None else (square,), depth
@@ -164,43 +174,96 @@ def census(
 
 
 def _frontier(
-    board: Board, closed: bool, removed: list, method: str, start: str | None, max_states: int | None, as_json: bool
+    board: Board,
+    closed: bool,
+    removed: list,
+    method: str,
+    start: str | None,
+    max_states: int | None,
+    options: _RunOptions,
 ) -> int:
-    """`--method frontier`: the count by dynamic programming over the frontier, printed (not stored)."""
-    import time
-
-    from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count
+    """`--method frontier`: the count by dynamic programming over the frontier, one task run through the sweep
+    runner into the store like a census's units (a count already there is not made again), then printed."""
+    from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, check_frontier_board
     from knight.errors import InvalidInput
+    from knight.runner.jobs import frontier_job
+    from knight.runner.sweep import SMALL_SQUARES
+    from knight.runner.work import failure_reason
+    from knight.store import Store
+    from knight.tasks import FrontierParams
 
     if method != "frontier":
         raise InvalidInput(f"--method must be census or frontier, got {method!r}")
     if start is not None:
         raise InvalidInput("--start needs --method census: the frontier method counts every tour at once")
-    began = time.perf_counter()
-    result = frontier_count(
-        board, closed=closed, removed=removed, max_states=DEFAULT_MAX_STATES if max_states is None else max_states
+    check_frontier_board(board, DEFAULT_MAX_STATES if max_states is None else max_states)
+    for square in removed:
+        if not board.contains(square):
+            raise InvalidInput(f"--remove {square[0]},{square[1]} is not on the {board} board")
+    check_run_options(options.workers, options.executor, options.scheduler)
+    job = frontier_job(board, FrontierParams(closed, tuple(removed)), max_states)
+    path = store_path(options.store)
+    summary = run_in_store(  # one task: in this process on a small board, else on one worker
+        [job],
+        path,
+        workers=None if board.size < SMALL_SQUARES else 1,
+        executor=options.executor,
+        scheduler=options.scheduler,
+        verbose=options.verbose,
+        again="knight census (same arguments)",
+        quiet=options.quiet or not sys.stderr.isatty(),  # piped: the count or the error, nothing more
     )
-    seconds = time.perf_counter() - began
-    if as_json:
+    with Store(path) as results:
+        found = results.frontier_counts(job.name)
+        failures = results.failures(job.name)
+    if not found:
+        for _, what, attempts, reason in failures:
+            past_cap = failure_reason(TooManyStates(""))
+            if reason.startswith(past_cap):  # the cap, --max-states: bad input, in one line
+                raise TooManyStates(reason[len(past_cap) :])
+            typer.echo(f"knight: failed: {what} after {attempts} attempt(s): {reason}", err=True)
+        return EXIT_SOME_FAILED
+    (count,) = found
+    counted_now = summary.ran > 0
+    if options.as_json:
         print_json(
             {
                 "board": [board.n, board.m],
                 "closed": closed,
-                "removed": [list(s) for s in removed],
+                "removed": [list(s) for s in count.removed],
                 "method": "frontier",
-                "total": None if closed else result.tours,
-                "undirected": None if closed else result.tours // 2 if result.tours > 1 else result.tours,
-                "cycles": result.tours if closed else None,
-                "peak_states": result.peak_states,
-                "seconds": round(seconds, 4),
+                "total": None if closed else count.tours,
+                "undirected": None if closed else count.tours // 2 if count.tours > 1 else count.tours,
+                "cycles": count.tours if closed else None,
+                "peak_states": count.peak_states,
+                "states": count.states,
+                "seconds": round(count.seconds, 4),
+                "counted_now": counted_now,
+                "store": str(path),
             }
         )
         return 0
-    less = f" less {', '.join(map(str, removed))}" if removed else ""
+    less = f" less {', '.join(map(str, count.removed))}" if count.removed else ""
     what = "closed tours (as cycles)" if closed else "directed open tours"
-    typer.echo(f"{board}{less}: {result.tours:,} {what}, by the frontier method")
-    typer.echo(f"peak {result.peak_states:,} frontier states, {result.states:,} in all; {seconds:.2f} s")
+    typer.echo(f"{board}{less}: {count.tours:,} {what}, by the frontier method")
+    where = f"now, stored in {path}" if counted_now else f"stored in {path}: not counted again"
+    typer.echo(
+        f"peak {count.peak_states:,} frontier states, {count.states:,} in all; counted in {count.seconds:.2f} s, {where}"
+    )
     return 0
+
+
+@dataclass(frozen=True)
+class _RunOptions:
+    """How `knight census` runs its tasks, and what it prints: the options every method shares."""
+
+    store: Path | None
+    workers: int | None
+    executor: str
+    scheduler: str | None
+    verbose: bool
+    as_json: bool
+    quiet: bool
 
 
 def _print(

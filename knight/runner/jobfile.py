@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 
 from knight.engine import METHODS
 from knight.engine.board import MAX_SQUARES
+from knight.engine.frontier import DEFAULT_MAX_STATES
 from knight.engine.parameters import Parameter
 from knight.runner.jobs import (
     ESTIMATE_DEFAULT,
@@ -36,10 +37,11 @@ from knight.runner.jobs import (
     MAX_RATE_NODES,
     MAX_REPEATS,
     MAX_SIDE,
+    MAX_STATE_CAP,
     START_SETS,
     SWEEP_METHODS,
 )
-from knight.tasks import CENSUS, ESTIMATE
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER
 
 __all__ = [
     "BoardRange",
@@ -47,6 +49,8 @@ __all__ = [
     "CensusSweep",
     "EstimateParams",
     "EstimateSweep",
+    "FrontierSweep",
+    "FrontierSweepParams",
     "JobFile",
     "SWEEP_MODELS",
     "Sample",
@@ -262,11 +266,32 @@ class EstimateSweep(SweepTable):
     ] = None
 
 
+class FrontierSweepParams(_Table):
+    closed: Annotated[_Axis[StrictBool], _must_be("true or false, or a list of both")] = [False]
+    removed: _Removed = []
+    max_states: Annotated[
+        Annotated[StrictInt, Field(ge=1, le=MAX_STATE_CAP)] | None,
+        _must_be(f"the state cap, a whole number of states 1..{MAX_STATE_CAP:,} (default {DEFAULT_MAX_STATES:,})"),
+    ] = None
+
+
+class FrontierSweep(SweepTable):
+    starts: Annotated[
+        Literal["all"],
+        _otherwise(lambda _: f"method {FRONTIER!r} counts every tour at once, from no start: leave starts out"),
+    ] = "all"
+    params: FrontierSweepParams = FrontierSweepParams()
+    repeats: Annotated[
+        None, _otherwise(lambda _: f"does not apply to method {FRONTIER!r}, which counts every tour")
+    ] = None
+
+
 #: Each method's sweep model (a sweep naming another method is checked by :class:`SweepTable`, which refuses it).
 SWEEP_MODELS: dict[str, type[SweepTable]] = {
     **{method: _tour_sweep(method) for method in METHODS},
     CENSUS: CensusSweep,
     ESTIMATE: EstimateSweep,
+    FRONTIER: FrontierSweep,
 }
 
 Model = TypeVar("Model", bound=BaseModel)

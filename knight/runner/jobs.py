@@ -41,6 +41,17 @@ result goes to the store's ``estimates`` table::
     params = {probes = 1_000_000, seed = 0, rate_nodes = 5_000_000}
                                         # probes 1..10^7; rate_nodes: plain backtracking to time (0: none)
 
+A frontier sweep (method ``frontier``) counts every tour of each board at once, by dynamic programming over
+the board's frontier (:mod:`knight.engine.frontier`): one task per board and value of ``closed``, from no start
+square in particular (``starts`` is left out); its result goes to the store's ``frontier_counts`` table::
+
+    [[sweep]]
+    boards = ["6x7"]                    # boards whose shorter side is at most 7
+    method = "frontier"
+    params = {closed = [false, true], removed = [[0, 0]], max_states = 200_000_000}
+                                        # closed: a grid axis; removed: one set of squares; max_states: the
+                                        # state cap (default 100,000,000), how far a run may go: not in the key
+
 Every size is bounded, and checked before anything is listed: a board's sides at most
 :data:`MAX_SIDE` in a range (``"5..4096"``) and its squares at most 16,777,216; at most
 :data:`MAX_BOARDS` boards a sweep; ``repeats`` at most :data:`MAX_REPEATS`; a census's depth
@@ -74,14 +85,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from knight.engine import METHODS, Board, InvalidInput
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
+from knight.engine.frontier import check_frontier_board
 from knight.engine.parameters import Params, ParamValue
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.runner.shipped import job_file, shipped_jobs
-from knight.tasks import CENSUS, ESTIMATE, CensusPlan, EstimateParams, Task
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER, CensusPlan, EstimateParams, FrontierParams, Task
 
 if TYPE_CHECKING:  # the models are loaded when a file is read (knight.runner.jobfile)
-    from knight.runner.jobfile import BoardRange, CensusParams, SweepTable
+    from knight.runner.jobfile import BoardRange, CensusParams, FrontierSweepParams, SweepTable
 
 __all__ = [
     "START_SETS",
@@ -90,6 +102,7 @@ __all__ = [
     "SWEEP_METHODS",
     "MAX_PROBES",
     "MAX_RATE_NODES",
+    "MAX_STATE_CAP",
     "MAX_SIDE",
     "MAX_BOARDS",
     "MAX_REPEATS",
@@ -101,17 +114,20 @@ __all__ = [
     "load_job",
     "parse_job",
     "census_job",
+    "frontier_job",
 ]
 
 START_SETS = ("all", "corners")
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
 RANDOM_WALK = "random-walk"
-#: Every method a sweep may name: the engine's tour builders, the census and the tree-size estimate.
-SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE)
+#: Every method a sweep may name: the engine's tour builders, the census, the tree-size estimate and the frontier count.
+SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE, FRONTIER)
 #: The most probes one estimate task may run (about 25 s on 8 x 8, compiled).
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
+#: The largest state cap a frontier sweep may set (about 100 bytes a state: a terabyte).
+MAX_STATE_CAP = 10_000_000_000
 #: The largest side a board range may reach ("A..B" with B at most this): 4096 x 4096 is the board limit.
 MAX_SIDE = 4096
 #: The most boards one sweep may list.
@@ -144,6 +160,7 @@ class Sweep:
     starts: Any  # "all", "corners", a tuple of squares, or ("sample", K, seed)
     param_grid: tuple[Params, ...]
     plans: tuple[CensusPlan, ...] = ()  # a census sweep's censuses, listed when the file is read
+    max_states: int | None = None  # a frontier sweep's state cap (None: the engine's default)
 
     def censuses(self) -> list[CensusPlan]:
         """The censuses of a census sweep, one per board and parameter set (none for other methods)."""
@@ -153,14 +170,22 @@ class Sweep:
         """How many tasks the sweep has, counted without listing them (an upper bound: another sweep may share some)."""
         if self.method == CENSUS:
             return sum(len(plan.tasks) for plan in self.plans)
+        if self.method == FRONTIER:
+            return len(self.boards) * len(self.param_grid)
         return sum(start_count(board, self.starts) for board in self.boards) * len(self.param_grid)
 
     def tasks(self) -> Iterator[Task]:
         """Every task of the sweep, in a fixed order: board, then start, then parameters (a census:
-        board, parameters, then its units in the order the engine lists them)."""
+        board, parameters, then its units in the order the engine lists them; a frontier count: board, then
+        parameters)."""
         if self.method == CENSUS:
             for plan in self.censuses():
                 yield from plan.tasks
+            return
+        if self.method == FRONTIER:
+            for board in self.boards:
+                for asked in self.param_grid:
+                    yield FrontierParams.of(asked).task(board.n, board.m, self.max_states)
             return
         grid = [tuple(sorted(params.items())) for params in self.param_grid]
         for board in self.boards:
@@ -283,7 +308,7 @@ class _Where:
 
 def _build(sweep: SweepTable, given: Any, label: str, where: _Where) -> Sweep:
     """The :class:`Sweep` of a checked sweep table (``given``: its params as written, for their order)."""
-    from knight.runner.jobfile import CensusSweep, EstimateSweep, Sample
+    from knight.runner.jobfile import CensusSweep, EstimateSweep, FrontierSweep, Sample
 
     boards = _boards(sweep.boards, where)
     starts = sweep.starts
@@ -294,6 +319,10 @@ def _build(sweep: SweepTable, given: Any, label: str, where: _Where) -> Sweep:
         _on_board(starts, boards, "starts", where)
     if isinstance(sweep, CensusSweep):
         return _census_sweep(sweep.params, boards, starts, label, where)
+    if isinstance(sweep, FrontierSweep):
+        built = _frontier_sweep(sweep.params, boards, label, where)
+        where.count("boards", built.count())
+        return built
     params = {name: getattr(sweep.params, name) for name in given}  # in the file's order
     if isinstance(sweep, EstimateSweep):
         _at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
@@ -430,6 +459,29 @@ def _census_sweep(params: CensusParams, boards: tuple[Board, ...], starts: Any, 
             where.fail("params", f"{spec.board}: {error}")
     grid = tuple({"closed": closed, "removed": removed, "depth": depth} for closed, depth in kinds)
     return Sweep(label, CENSUS, boards, starts, grid, tuple(plans))
+
+
+def _frontier_sweep(params: FrontierSweepParams, boards: tuple[Board, ...], label: str, where: _Where) -> Sweep:
+    """A frontier sweep: each board one the frontier method can count, one task per board and value of closed."""
+    for board in boards:
+        try:
+            check_frontier_board(board)
+        except InvalidInput as error:
+            where.fail("boards", f"{board}: {error}")
+    removed = _removed(params.removed, boards, (), where)
+    grid: tuple[Params, ...] = tuple({"closed": closed, "removed": removed} for closed in dict.fromkeys(params.closed))
+    return Sweep(label, FRONTIER, boards, "all", grid, max_states=params.max_states)
+
+
+def frontier_job(board: Board, params: FrontierParams, max_states: int | None = None) -> Job:
+    """The job `knight census --method frontier` runs for one count: named after it (e.g. ``frontier-7x7-open``,
+    ``frontier-6x6-closed-less-0.0``), so that the store and a rerun find it again."""
+    name = f"frontier-{board}-{'closed' if params.closed else 'open'}"
+    if params.removed:
+        name += "-less-" + "-".join(f"{row}.{col}" for row, col in params.removed)
+    grid: tuple[Params, ...] = ({"closed": params.closed, "removed": params.removed},)
+    sweep = Sweep(name, FRONTIER, (board,), "all", grid, max_states=max_states)
+    return Job(name, Path(f"<knight census {name}>"), f"knight census --method frontier: {name}", "", (sweep,))
 
 
 def census_job(spec: CensusSpec) -> Job:

@@ -6,23 +6,33 @@ import logging
 import os
 import signal
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from knight.engine import Board, backtrack_tour, find_tour
 from knight.engine.board import Square
 from knight.engine.census import CensusUnit, count_unit
+from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, frontier_count
 from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.store.database import sealed
-from knight.tasks import CENSUS, ESTIMATE, EstimateResult, Task, TaskResult, validate
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER, EstimateResult, FrontierResult, Task, TaskResult, validate
 
-__all__ = ["run_task", "EXACT_TREE_UP_TO", "RATE_RUNS", "time_plain_search", "run_chunk", "init_worker", "warm_up"]
+__all__ = [
+    "failure_reason",
+    "run_task",
+    "EXACT_TREE_UP_TO",
+    "RATE_RUNS",
+    "time_plain_search",
+    "run_chunk",
+    "init_worker",
+    "warm_up",
+]
 
 log = logging.getLogger("knight.runner.work")
 
 
 def run_task(task: Task) -> TaskResult:
-    """Build the task's tour (or, for a census unit, count its tours) with the compiled engine; an
+    """Build the task's tour (or, for a census unit or a frontier count, count its tours) with the compiled engine; an
     engine error becomes a failed result. A done result comes sealed with the checksum of the row that
     will store it (:func:`~knight.store.database.sealed`): computed here, in the worker, not by the runner."""
     return sealed(_result(task))
@@ -34,6 +44,8 @@ def _result(task: Task) -> TaskResult:
         return _count(task)
     if task.method == ESTIMATE:
         return _estimate(task)
+    if task.method == FRONTIER:
+        return _frontier(task)
     try:
         tour = find_tour(task.board, task.start, task.method, compiled=True, **task.params_dict)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
@@ -48,13 +60,41 @@ def _result(task: Task) -> TaskResult:
 
 
 def _count(task: Task) -> TaskResult:
-    """Count the tours of a census-unit task."""
+    """Count the tours of a census-unit task, timed here (the engine keeps no clock)."""
     try:
+        _warmed(CENSUS)  # a kernel compiled just in time is compiled before the clock starts
+        began = time.perf_counter()
         counted = count_unit(task.unit, compiled=True, share=True)  # a closed unit's share of Burnside's sum too
+        seconds = time.perf_counter() - began
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %d tours, %d nodes", task.key, task.describe(), counted.tours, counted.nodes)
-    return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes, counted.share)
+    return TaskResult.from_count(task.key, task.n, task.m, counted.tours, counted.nodes, counted.share, seconds)
+
+
+def _frontier(task: Task) -> TaskResult:
+    """Count every tour of a frontier task's board by the frontier method, timed here; a count that would pass
+    the task's state cap fails (``TooManyStates``), with the engine's one line as the reason."""
+    try:
+        params = task.frontier
+        _warmed(FRONTIER)  # a kernel compiled just in time is compiled before the clock starts
+        began = time.perf_counter()
+        counted = frontier_count(
+            task.board,
+            closed=params.closed,
+            removed=params.removed,
+            max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
+            compiled=True,
+        )
+        seconds = time.perf_counter() - began
+    except TooManyStates as error:  # a limit reached, not a fault: the run's summary says it (no warning here)
+        log.info("task %s (%s): %s", task.key, task.describe(), error)
+        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=failure_reason(error))
+    except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
+        return _failed(task, error)
+    log.debug("task %s (%s): %d tours, peak %d states", task.key, task.describe(), counted.tours, counted.peak_states)
+    found = FrontierResult(counted.tours, counted.peak_states, counted.states, seconds)
+    return TaskResult.from_frontier(task.key, task.n, task.m, found)
 
 
 #: An estimate task also counts the plain tree exactly on boards of at most this many squares
@@ -109,7 +149,12 @@ def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_
 def _failed(task: Task, error: Exception) -> TaskResult:
     """The result of a task the engine raised ``error`` on: failed, with the reason (and logged)."""
     log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
-    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=f"{type(error).__name__}: {error}")
+    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=failure_reason(error))
+
+
+def failure_reason(error: Exception) -> str:
+    """How a failed task's reason is stored: the error's class, then its message (``TooManyStates: counting …``)."""
+    return f"{type(error).__name__}: {error}"
 
 
 def run_chunk(tasks: list[Task]) -> list[TaskResult]:
@@ -133,13 +178,23 @@ def warm_up(methods: set[str]) -> None:
     """Load the compiled kernels of ``methods`` (the ahead-of-time module, or numba's JIT and its disk cache), so
     forked workers inherit them."""
     for method in sorted(methods):
-        if method == CENSUS:  # one small unit: from a corner of 5 x 5, first move to (2, 1)
-            count_unit(CensusUnit(5, 5, (0, 0), (2, 1)), compiled=True)
-            continue
-        if method == ESTIMATE:  # the probes, the exact tree (the census kernel) and the timed search
-            knuth_estimate(Board(5, 5), (0, 0), 10, compiled=True)
-            plain_tree(Board(3, 4), (0, 0), compiled=True)
-            backtrack_tour(Board(6, 6), (0, 0), budget=1000, compiled=True)
-            continue
-        # 6 x 6 is small and every method takes it (Parberry's smallest board); a search needs only a taste.
-        find_tour(Board(6, 6), (0, 0), method, compiled=True, **({"budget": 1000} if method == "backtrack" else {}))
+        _warmed(method)
+
+
+@cache
+def _warmed(method: str) -> None:
+    """Run ``method`` once on a small board, so that its kernels are loaded (or compiled) in this process: once,
+    before the first of its tasks that is timed (a census unit, a frontier count) or before the pool forks."""
+    if method == CENSUS:  # one small unit: from a corner of 5 x 5, first move to (2, 1)
+        count_unit(CensusUnit(5, 5, (0, 0), (2, 1)), compiled=True)
+        return
+    if method == FRONTIER:  # the frontier's step, on a board of a few states
+        frontier_count(Board(3, 4), compiled=True)
+        return
+    if method == ESTIMATE:  # the probes, the exact tree (the census kernel) and the timed search
+        knuth_estimate(Board(5, 5), (0, 0), 10, compiled=True)
+        plain_tree(Board(3, 4), (0, 0), compiled=True)
+        backtrack_tour(Board(6, 6), (0, 0), budget=1000, compiled=True)
+        return
+    # 6 x 6 is small and every method takes it (Parberry's smallest board); a search needs only a taste.
+    find_tour(Board(6, 6), (0, 0), method, compiled=True, **({"budget": 1000} if method == "backtrack" else {}))

@@ -32,7 +32,7 @@ from knight.store import claims, connection, integrity, queries, runs, writes
 from knight.store.claims import CLAIM_TIMEOUT, Claimed, Outcome
 from knight.store.known import KnownFacts
 from knight.store.location import DEFAULT_STORE, STORE_VARIABLE, store_path
-from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, TourRecord
+from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, FrontierRecord, TourRecord
 from knight.store.runs import HOST
 from knight.store.schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, schema_version
 from knight.store.writes import outcome_row, sealed
@@ -254,7 +254,8 @@ class Store:
     def summary(self, job: str | None = None) -> list[dict[str, Any]]:  # rows by column name, kept as JSON too
         """Per job, board, method and parameters (random seeds together): tasks, outcomes and distinct tours.
 
-        Tour tasks only: census units are summed up by :meth:`censuses`, estimates listed by :meth:`estimates`.
+        Tour tasks only: census units are summed up by :meth:`censuses`, frontier counts listed by
+        :meth:`frontier_counts`, estimates by :meth:`estimates`.
 
         ``starts_full`` counts the start squares from which at least one full tour was found;
         the ``distinct_*`` columns count different full tours: as directed sequences, up to
@@ -275,6 +276,10 @@ class Store:
     def unit_shares(self, census_id: int) -> list[tuple[CensusUnit, int | None]]:
         """Each done unit of census ``census_id`` with its share of Burnside's sum (None where none was stored)."""
         return queries.unit_shares(self.db, census_id)
+
+    def frontier_counts(self, job: str | None = None) -> list[FrontierRecord]:
+        """Every done frontier count of ``job`` (of every job by default), smallest board first."""
+        return queries.frontier_counts(self.db, job)
 
     def estimates(self, job: str | None = None) -> list[EstimateRecord]:
         """Every done tree-size estimate of ``job`` (of every job by default), smallest board first."""

@@ -2,7 +2,7 @@
 
 The threat is damage (a crash, a disk error, a hand edit, a half-copied file), not an attacker:
 each done task's row in ``results`` carries a checksum of its outcome row (the tour with its
-path, a census unit's count, or an estimate), written with it. Two levels of checking:
+path, a census unit's count, a frontier count, or an estimate), written with it. Two levels of checking:
 
 * :func:`cheap_problems` — no table is missing, every done task has its outcome and every outcome its
   checksum and its done result, no row refers to a task or a census the store lacks
@@ -58,7 +58,8 @@ OUTCOME_COLUMNS = {
         "key_symmetric",
         "moves",
     ),
-    "counts": ("tours", "nodes"),
+    "counts": ("tours", "nodes", "seconds"),
+    "frontier_counts": ("tours", "peak_states", "states", "seconds"),
     "estimates": (
         "probes",
         "seed",

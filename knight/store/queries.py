@@ -17,14 +17,15 @@ from knight.engine.treesize import Checkpoint, TreeEstimate
 from knight.errors import PathNotKept
 from knight.store import integrity
 from knight.store.known import KnownFacts
-from knight.store.records import CensusRecord, EstimateRecord, TourRecord
-from knight.tasks import PATH_KEPT_UP_TO_SQUARES, removed_squares
+from knight.store.records import CensusRecord, EstimateRecord, FrontierRecord, TourRecord
+from knight.tasks import FRONTIER, PATH_KEPT_UP_TO_SQUARES, FrontierParams, removed_squares
 
 __all__ = [
     "censuses",
     "done_keys",
     "estimates",
     "failures",
+    "frontier_counts",
     "jobs",
     "summary",
     "tour",
@@ -108,7 +109,7 @@ FROM job_tasks j
 JOIN tasks t ON t.key = j.task_key
 LEFT JOIN results r ON r.task_key = t.key
 LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
-WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN ('census', 'estimate')
+WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN ('census', 'estimate', 'frontier')
 GROUP BY j.job, t.n, t.m, t.method, t.group_params
 ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
 """
@@ -201,7 +202,7 @@ WHERE ? IS NULL OR EXISTS (SELECT 1 FROM job_censuses jc WHERE jc.census_id = c.
 ORDER BY c.n * c.m, c.n, c.closed, c.removed, c.starts, c.depth
 """
 _CENSUS_UNITS = """
-SELECT t.params, t.start_row, t.start_col, r.status, k.tours, k.nodes
+SELECT t.params, t.start_row, t.start_col, r.status, k.tours, k.nodes, k.seconds
 FROM census_tasks ct JOIN tasks t ON t.key = ct.task_key
 LEFT JOIN results r ON r.task_key = t.key LEFT JOIN counts k ON k.task_key = t.key AND r.status = 'done'
 WHERE ct.census_id = ?
@@ -220,12 +221,13 @@ def censuses(db: sqlite3.Connection, job: str | None = None) -> list[CensusRecor
     for census_id, n, m, closed, removed, starts, depth, units, jobs, classes in db.execute(
         query, (job, job)
     ).fetchall():
-        plan, counts, failed = [], [], 0
-        for params, row, col, status, tours, nodes in db.execute(_CENSUS_UNITS, (census_id,)):
+        plan, counts, failed, seconds = [], [], 0, 0.0
+        for params, row, col, status, tours, nodes, took in db.execute(_CENSUS_UNITS, (census_id,)):
             failed += status == "failed"
             if tours is not None:
                 plan.append(_unit(params, n, m, row, col))
                 counts.append(UnitCount(tours, nodes))
+                seconds += took
         spec = CensusSpec(
             n,
             m,
@@ -245,8 +247,27 @@ def censuses(db: sqlite3.Connection, job: str | None = None) -> list[CensusRecor
                 census=assemble(spec.board, plan, counts) if counts and len(counts) == units else None,
                 symmetric=classes,
                 census_id=census_id,
+                seconds=seconds,
             )
         )
+    return found
+
+
+_FRONTIER_COUNTS = f"""
+SELECT t.n, t.m, t.params, f.tours, f.peak_states, f.states, f.seconds,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM frontier_counts f JOIN tasks t ON t.key = f.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done'
+WHERE t.method = '{FRONTIER}' AND (? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?))
+ORDER BY t.n * t.m, t.n, t.params
+"""
+
+
+def frontier_counts(db: sqlite3.Connection, job: str | None = None) -> list[FrontierRecord]:
+    """The done frontier counts of ``job`` (every job by default), smallest board first."""
+    found = []
+    for n, m, params, tours, peak, states, seconds, jobs in db.execute(_FRONTIER_COUNTS, (job, job)):
+        asked = FrontierParams.of(json.loads(params))
+        found.append(FrontierRecord(n, m, asked.closed, asked.removed, tours, peak, states, seconds, _jobs(jobs)))
     return found
 
 

@@ -1,8 +1,9 @@
 """The records the store gives back: one type per kind of stored result, the same for every reader.
 
 :class:`TourRecord` — a tour task's outcome; :class:`CensusRecord` — a census put together from
-its units; :class:`EstimateRecord` — a tree-size estimate. Read them with
-:meth:`knight.store.Store.tours`, :meth:`~knight.store.Store.censuses` and
+its units; :class:`FrontierRecord` — a board's tours counted by the frontier method;
+:class:`EstimateRecord` — a tree-size estimate. Read them with :meth:`knight.store.Store.tours`,
+:meth:`~knight.store.Store.censuses`, :meth:`~knight.store.Store.frontier_counts` and
 :meth:`~knight.store.Store.estimates`.
 """
 
@@ -20,7 +21,7 @@ from knight.engine.treesize import TreeEstimate
 from knight.errors import MissingData
 from knight.tasks import rate_of, removed_squares
 
-__all__ = ["DRAWN_UP_TO_SQUARES", "CensusRecord", "EstimateRecord", "TourRecord"]
+__all__ = ["DRAWN_UP_TO_SQUARES", "CensusRecord", "EstimateRecord", "FrontierRecord", "TourRecord"]
 
 #: Paths of tours on boards up to this many squares are read (to be drawn); larger ones are
 #: counted from their stored keys and flags only.
@@ -91,7 +92,8 @@ class CensusRecord:
     by symmetry). ``total`` is their sum; ``undirected`` the tours up to reversal (for closed tours:
     as cycles, up to start square and direction); ``symmetric`` the closed tours up to the board's
     symmetries too, where the runner has listed them (None for open tours). ``nodes`` are the
-    search's nodes over the units done so far.
+    search's nodes over the units done so far, and ``seconds`` the time their counts took, added up
+    (one core's time: the units may have run side by side).
     """
 
     spec: CensusSpec
@@ -103,6 +105,7 @@ class CensusRecord:
     census: Census | None
     symmetric: int | None = None
     census_id: int = 0
+    seconds: float = 0.0
 
     @property
     def n(self) -> int:
@@ -155,6 +158,30 @@ class CensusRecord:
     @property
     def undirected(self) -> int | None:
         return None if self.census is None else self.census.undirected
+
+
+@dataclass(frozen=True)
+class FrontierRecord:
+    """A board's tours counted by the frontier method (:func:`knight.engine.frontier.frontier_count`), as stored.
+
+    ``tours``: directed open tours (as the census's ``total`` counts them), or for ``closed`` the closed tours as
+    cycles (as its ``undirected``); of the n × m board less ``removed``. ``peak_states``: the most frontier states
+    held at once, ``states`` in all; ``seconds``: the time the count took. ``jobs``: the jobs that asked for it.
+    """
+
+    n: int
+    m: int
+    closed: bool
+    removed: tuple[Square, ...]
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+    jobs: tuple[str, ...] = ()
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
 
 
 @dataclass(frozen=True)

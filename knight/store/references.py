@@ -16,7 +16,7 @@ import sqlite3
 __all__ = ["CENSUS_REFERENCES", "TASK_REFERENCES", "drop_orphans", "orphan_censuses", "orphan_tasks"]
 
 #: The tables whose rows name a task (column ``task_key``), each row meaningless without it.
-TASK_REFERENCES = ("results", "tours", "counts", "estimates", "job_tasks", "census_tasks")
+TASK_REFERENCES = ("results", "tours", "counts", "frontier_counts", "estimates", "job_tasks", "census_tasks")
 #: The tables whose rows name a census (column ``census_id``); ``census_classes`` may be missing (a store written
 #: before it existed, read without writing: :mod:`knight.store.schema`), and is then passed over.
 CENSUS_REFERENCES = ("census_tasks", "job_censuses", "census_classes")

@@ -15,8 +15,12 @@ Tables:
   such tours are validated in full and stored with their flags, counts and keys, but not their
   path, so that a study of boards up to 1000 × 1000 does not fill the disk.
 * ``counts`` — what each done census-unit task (method ``census``, :data:`~knight.tasks.CENSUS`) counted:
-  its directed ``tours`` and search ``nodes``. A task has a row in one of ``tours``, ``counts``
-  and ``estimates``, never two.
+  its directed ``tours``, search ``nodes`` and the ``seconds`` the count took. A task has a row in one of
+  ``tours``, ``counts``, ``frontier_counts`` and ``estimates``, never two.
+* ``frontier_counts`` — what each done frontier count (method ``frontier``, :data:`~knight.tasks.FRONTIER`: every
+  tour of one board, by dynamic programming over its frontier) found: its ``tours`` (directed open tours, or
+  closed tours as cycles), the most frontier states held at once (``peak_states``) and in all (``states``), and
+  the ``seconds`` the count took (:class:`~knight.tasks.FrontierResult`).
 * ``estimates`` — what each done estimate task (method ``estimate``, :data:`~knight.tasks.ESTIMATE`) found:
   Knuth's estimate of the plain backtracking tree from its start (probes, seed, means and
   standard deviations of the node and tour estimates, the running means at 10^2, 10^3, ...
@@ -53,7 +57,8 @@ __all__ = ["PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
 #: Version 5: a checksum of each done task's outcome (``results.checksum``, :mod:`knight.store.integrity`).
 #: Version 6: claims (``claims``), so that two runs of one job share its tasks.
 #: Version 7: each run's host (``runs.host``): a run is judged dead by its pid only on its own host.
-SCHEMA_VERSION = 7
+#: Version 8: frontier counts (``frontier_counts``); the time of each census unit's count (``counts.seconds``).
+SCHEMA_VERSION = 8
 #: The page size of a new store (SQLite's default is 4096). A tour's row (its path, a byte a move) takes up to
 #: a few kB: on 8 kB pages a sweep's commits write fewer, fuller pages, and the runner, which stores every
 #: result, spends about a tenth less of its time on it (the sweep benchmark's two-worker ratio gains ~0.04).
@@ -87,7 +92,12 @@ CREATE TABLE IF NOT EXISTS tours (
 );
 CREATE TABLE IF NOT EXISTS counts (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
-    nodes INTEGER NOT NULL CHECK (nodes >= 0)
+    nodes INTEGER NOT NULL CHECK (nodes >= 0), seconds REAL NOT NULL CHECK (seconds >= 0)
+);
+CREATE TABLE IF NOT EXISTS frontier_counts (
+    task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
+    peak_states INTEGER NOT NULL CHECK (peak_states >= 0), states INTEGER NOT NULL CHECK (states >= peak_states),
+    seconds REAL NOT NULL CHECK (seconds >= 0)
 );
 CREATE TABLE IF NOT EXISTS estimates (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), probes INTEGER NOT NULL CHECK (probes >= 1),

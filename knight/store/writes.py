@@ -87,6 +87,7 @@ class ResultRows:
     failed: list[tuple[str, int, str, int, float]] = field(default_factory=list)
     tours: list[tuple[Any, ...]] = field(default_factory=list)
     counts: list[tuple[Any, ...]] = field(default_factory=list)
+    frontier: list[tuple[Any, ...]] = field(default_factory=list)
     estimates: list[tuple[Any, ...]] = field(default_factory=list)
     shares: list[tuple[str, int]] = field(default_factory=list)
 
@@ -115,6 +116,8 @@ def result_rows(run_id: int, results: Iterable[TaskResult], now: float, *, reval
             rows.counts.append(row)
             if result.share is not None:
                 rows.shares.append((result.key, int(result.share)))
+        elif result.is_frontier:
+            rows.frontier.append(row)
         else:
             rows.tours.append(row)
         sealed_here = integrity.checksum(*row) if revalidate or not result.checksum else result.checksum
@@ -127,7 +130,8 @@ def write_results(db: sqlite3.Connection, rows: ResultRows) -> int:
     is replaced by a later success."""
     before = db.total_changes
     db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.tours)
-    db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?)", rows.counts)
+    db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?, ?)", rows.counts)
+    db.executemany("INSERT OR IGNORE INTO frontier_counts VALUES (?, ?, ?, ?, ?)", rows.frontier)
     db.executemany("INSERT OR REPLACE INTO census_shares VALUES (?, ?)", rows.shares)
     db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", rows.estimates)
     db.executemany(
@@ -156,11 +160,22 @@ def record_classes(db: sqlite3.Connection, census_id: int, classes: int) -> None
 
 
 def outcome_row(result: TaskResult) -> tuple[Any, ...]:
-    """The row of ``tours`` or ``counts`` that stores a done tour or count result, each value as SQLite gives it
-    back (a bool is an integer there), so that its checksum is the one readers compute from the stored row."""
+    """The row of ``tours``, ``counts`` or ``frontier_counts`` that stores a done tour or count result, each value
+    as SQLite gives it back (a bool is an integer there, a time a float), so that its checksum is the one readers
+    compute from the stored row."""
     if result.is_count:
         assert result.tours is not None  # incomplete() checked it
-        return (result.key, int(result.tours), int(result.nodes))
+        return (result.key, int(result.tours), int(result.nodes), float(result.seconds))
+    if result.is_frontier:
+        counted = result.frontier
+        assert counted is not None  # incomplete() checked it
+        return (
+            result.key,
+            int(counted.tours),
+            int(counted.peak_states),
+            int(counted.states),
+            float(counted.seconds),
+        )
     return (
         result.key,
         int(result.length),
