@@ -29,7 +29,7 @@ __all__ = [
     "census_unit_count",
     "census_size",
     "removed_indices",
-    "COST_ROWS",
+    "COST_NODES",
     "unit_costs",
 ]
 
@@ -368,95 +368,161 @@ def removed_indices(board: Board, removed: Iterable[Square]) -> set[int]:
     return {board.index((square[0], square[1])) for square in removed}
 
 
-#: Partial paths the cost estimate (:func:`unit_costs`) holds at most: some 20 ms for 6 × 6 (depth 7).
-COST_ROWS = 15_000
+#: Nodes the cost estimate (:func:`unit_costs`) expands at most, all boards together: some 20 ms (6 × 6: to depth 8).
+COST_NODES = 50_000
+#: The level, as a fraction of the squares, where a census's trees hold most of their nodes (some 0.6 on the boards
+#: counted; 0.5 fitted the heavy units' shares best): the level each unit's share of the nodes is carried to.
+_BULK_LEVEL = 0.5
 
 
-def unit_costs(units: Sequence[CensusUnit], *, rows: int = COST_ROWS) -> list[float]:
-    """An estimate of each unit's search, for a run's progress: the nodes of its pruned search tree down to the
-    depth where the units' paths, all together, pass ``rows``.
+def unit_costs(units: Sequence[CensusUnit], *, budget: int = COST_NODES) -> list[float]:
+    """An estimate of each unit's search, for a run's progress: its pruned search tree's nodes, counted level by
+    level while the trees, all together, have at most ``budget`` nodes, and carried on from there.
 
-    The units of a census differ in cost some thousand-fold (6 × 6: the corner's first unit is ~30 % of the
-    census), so a run's progress counted in units says little about its time left. The tree is expanded a
-    level at a time, for every unit at once, under the census kernel's cheap rules (a square left with no free
-    neighbour ends the path; open tours: at most two squares with one, and the next move takes one of them when
-    there are two; closed tours: at most one, taken next), so a unit whose paths die young weighs little.
-    Exact and repeatable (no random probes: Knuth's estimate of these trees varied several-fold between seeds
-    at this cost); it tends to under-weigh the heaviest units some 1.5-fold. Units of more than one board are
-    estimated board by board; more units than ``rows`` weigh 1 each.
+    The units of a census differ in cost some thousand-fold (6 × 6: the corner's first unit is 29 % of the
+    census), so a run's progress counted in units says little about its time left. The trees are expanded a
+    level at a time, for every unit at once, under the census kernel's rules (colours; a square left with no
+    free neighbour ends the path; open tours: at most two squares with one, and the next move takes one of them
+    when there are two; closed tours: at most one, taken next; the start of a closed tour keeps a way in), so a
+    tree that fits is counted exactly as the kernel counts it (5 × 5, 5 × 6 closed, ...). Trees cut off at a
+    level are weighed by :func:`_carried_on`: a unit's share of a level's nodes changes steadily from level to
+    level (the heavy units' trees branch more the deeper they go: 6 × 6's corner unit holds 15 % of level 8, 20 %
+    of level 11 and 29 % of all nodes), so each share is carried on at its last rate to the level holding most
+    nodes. Counted to 50,000 nodes and no further, 6 × 6's two heaviest units weigh half their share; carried
+    on, 0.95 and 1.05 of it (5 × 7: 1.16 and 0.90; 5 × 6: 0.88 and 1.02).
+
+    Exact and repeatable, no random probes: Knuth's estimate of these trees varied several-fold between seeds
+    at this cost, and so did following a few hundred sampled paths per level of each tree. Units of more than
+    one board are estimated board by board, the smaller boards first, each with an equal share of the budget
+    left (a small board, counted whole, leaves the rest of its share to the bigger ones); more units than
+    ``budget`` weigh 1 each.
 
     >>> costs = unit_costs(census_units(Board(5, 5)))
     >>> len(costs), costs[0] > costs[-1] > 0
     (12, True)
     """
-    if len(units) > rows:
+    if len(units) > budget:
         return [1.0] * len(units)
     costs = [1.0] * len(units)
     groups: dict[tuple[int, int, bool, tuple[Square, ...]], list[int]] = {}
     for i, unit in enumerate(units):
         groups.setdefault((unit.n, unit.m, unit.closed, unit.removed), []).append(i)
-    for (n, m, closed, removed), members in groups.items():
-        found = _tree_nodes(Board(n, m), closed, removed, [units[i].prefix for i in members], rows)
+    left = budget
+    for count, (n, m, closed, removed) in enumerate(sorted(groups, key=lambda group: (group[0] * group[1], group))):
+        members = groups[n, m, closed, removed]
+        share = left // (len(groups) - count)  # the smaller boards, often counted whole, leave the rest to the others
+        levels, whole = _tree_levels(Board(n, m), closed, removed, [units[i].prefix for i in members], share)
+        left -= int(levels.sum())
+        found = levels.sum(axis=1) if whole else _carried_on(levels, n * m - len(removed))
         for i, nodes in zip(members, found):
             costs[i] = float(max(nodes, 1))
     return costs
 
 
-def _tree_nodes(
-    board: Board, closed: bool, removed: tuple[Square, ...], prefixes: list[tuple[Square, ...]], rows: int
-) -> np.ndarray:
-    """The nodes of each prefix's pruned tree (:func:`unit_costs`), level by level while the paths fit in ``rows``."""
+def _carried_on(levels: np.ndarray, squares: int) -> np.ndarray:
+    """Each tree's nodes from its first ``levels`` (a row per tree, a column per level from its start; some trees
+    still growing at the last), carried on to the whole tree of a board of ``squares`` squares.
+
+    A tree that stopped growing is counted. For the others, what is carried on is a tree's share of the
+    nodes of a level, over two levels at a time (a knight's levels alternate colours): its logarithm is
+    carried from the last level at the rate it changed over the last two levels, up to the level holding most
+    nodes (:data:`_BULK_LEVEL`). The total is carried on too: the levels grow at their last rate, that rate
+    falling steadily to none at that level, and the levels after it hold half as many on average, until the
+    last square; each tree weighs its share of that total, and at least what was counted of it. The total
+    only weighs one board's census against another's: from 50,000 nodes it is 0.5 to 1.5 times the truth on
+    the boards up to 40 squares (2.4 for 4 × 10 closed); from the few thousand nodes a board gets in a run of
+    twenty boards, 0.3 to 12 times, the larger the longer and thinner the board.
+    """
+    counted: np.ndarray = levels.sum(axis=1).astype(np.float64)
+    last = levels.shape[1] - 1
+    growing = levels[:, last] > 0
+    if last < 3 or not growing.any():  # too few levels to see a rate: what was counted
+        return counted
+    totals = levels.sum(axis=0).astype(np.float64)
+
+    def share(level: int) -> np.ndarray:
+        shares: np.ndarray = (levels[:, level] + levels[:, level - 1]) / (totals[level] + totals[level - 1])
+        return shares
+
+    now, before = share(last)[growing], share(last - 2)[growing]
+    bulk = _BULK_LEVEL * squares
+    steps = max(bulk - last, 0.0)
+    carried = now * np.exp(np.log(now / before) / 2 * steps)
+    # The total: the level counts grow at their last rate (per level, over two), falling steadily to none at the
+    # bulk level; then half as many on average in the levels left.
+    rate = np.sqrt((totals[last] + totals[last - 1]) / (totals[last - 2] + totals[last - 3]))
+    climb = max(int(round(bulk - last)), 0)
+    level, total = totals[last], totals.sum()
+    for step in range(1, climb + 1):
+        level *= 1 + (rate - 1) * (1 - step / climb)
+        total += level
+    total += level * max(squares - bulk, 0) / 2
+    costs = counted.copy()
+    costs[growing] = np.maximum(carried / carried.sum() * (total - counted[~growing].sum()), counted[growing])
+    return costs
+
+
+def _tree_levels(
+    board: Board, closed: bool, removed: tuple[Square, ...], prefixes: list[tuple[Square, ...]], budget: int
+) -> tuple[np.ndarray, bool]:
+    """The nodes of each prefix's pruned tree (:func:`unit_costs`) level by level, a row per prefix and a column
+    per level (0: the start), while the nodes so far stay within ``budget``; and whether the trees ended there.
+
+    The paths of a level are rows of bitboards (visited squares, the last square), grown all at once; along its
+    prefix, a path grows only onto the prefix's next square, under the same rules, as the kernel's does."""
     size = board.size
+    one = np.uint64(1)
+    bit = np.left_shift(one, np.arange(size, dtype=np.uint64))
+    shifts = np.arange(size, dtype=np.uint64)
     table = np.asarray(board.neighbours, dtype=np.int64)
-    adjacent = np.zeros((size, size), dtype=bool)
-    for s in range(size):
-        adjacent[s, table[s][table[s] >= 0]] = True
-    counts = adjacent.astype(np.float32)  # a product with it counts free neighbours (BLAS, exact in float32)
-    owner = np.arange(len(prefixes))
-    visited = np.zeros((len(prefixes), size), dtype=bool)
-    visited[:, [board.index(square) for square in removed]] = True
+    masks = np.array([np.bitwise_or.reduce(bit[row[row >= 0]], initial=np.uint64(0)) for row in table], np.uint64)
+    board_bits = np.bitwise_or.reduce(bit, initial=np.uint64(0))
+    for gone in removed:
+        board_bits &= ~bit[board.index(gone)]
+    guide = np.full((len(prefixes), max(map(len, prefixes))), -1, dtype=np.int64)  # each prefix's squares
     for row, prefix in enumerate(prefixes):
-        visited[row, [board.index(square) for square in prefix]] = True
-    current = np.array([board.index(prefix[-1]) for prefix in prefixes], dtype=np.int64)
-    first = np.array([board.index(prefix[0]) for prefix in prefixes], dtype=np.int64)
-    nodes = np.array([len(prefix) for prefix in prefixes], dtype=np.int64)
-    # The colours first: the squares left alternate colours from the current one's other colour on (a closed tour
-    # then ends on the start's other colour), or no tour is left; the kernel stops at the start (one node).
-    colour = np.array([(r + c) % 2 for r in range(board.n) for c in range(board.m)])
-    free = ~visited
-    other = (free & (colour[None, :] != colour[current][:, None])).sum(axis=1)
-    same = free.sum(axis=1) - other
-    fits = (other == same) | (other == same + 1)
-    if closed:  # the path ends next to the start: on its other colour
-        home = colour[first] == colour[current]
-        fits = np.where(home, other == same + 1, other == same)
-    nodes[~fits] = 1
-    keep = np.nonzero(fits)[0]
-    visited, current, first, owner = visited[keep], current[keep], first[keep], owner[keep]
+        guide[row, : len(prefix)] = [board.index(square) for square in prefix]
+    first = guide[:, 0]
+    # The colours first: the squares left alternate colours from the start's other colour on (a closed tour then
+    # ends on the start's other colour), or no tour is left; the kernel stops at the start (one node).
+    colour = board.colours()
+    dark = np.bitwise_or.reduce(bit[colour == 1], initial=np.uint64(0))
+    free = board_bits & ~bit[first]
+    on_dark = colour[first] == 1
+    darks, lights = np.bitwise_count(free & dark).astype(np.int64), np.bitwise_count(free & ~dark).astype(np.int64)
+    other, same = np.where(on_dark, lights, darks), np.where(on_dark, darks, lights)
+    fits = other == same + 1 if closed else (other == same) | (other == same + 1)
+    levels = [np.ones(len(prefixes), dtype=np.int64)]
+    owner = np.nonzero(fits)[0]
+    visited, current, first = bit[first[owner]], first[owner], first[owner]
+    nodes, level = len(prefixes), 0
     while len(current):
-        free = ~visited
-        targets = free.copy()
-        if closed:  # a closed tour comes back to its start: a neighbour to leave from
-            targets[np.arange(len(first)), first] = True
-        degree = targets.astype(np.float32) @ counts
-        near = adjacent[current]
-        lost = free & (degree < 0.5)
-        ones = free & (np.abs(degree - 1) < 0.5)
+        free = board_bits & ~visited
+        targets = free | bit[first] if closed else free  # a closed tour comes back to its start
+        degree = np.bitwise_count(targets[:, None] & masks[None, :])
+        free_squares = ((free[:, None] >> shifts) & one).astype(bool)
+        near = ((masks[current][:, None] >> shifts) & one).astype(bool)
+        lost = free_squares & (degree == 0)
+        ones = free_squares & (degree == 1)
         singles = ones.sum(axis=1)
-        if closed:
-            dead = lost.any(axis=1) | (singles > 1) | (ones & ~near).any(axis=1)
+        if closed:  # the start is a target too: it must keep a way in while squares are left
+            home = (masks[first] & free == 0) & (free != 0)
+            dead = lost.any(axis=1) | home | (singles > 1) | (ones & ~near).any(axis=1)
             forced = singles == 1
         else:
-            dead = (lost & ~near).any(axis=1) | (lost.any(axis=1) & (free.sum(axis=1) > 1))
+            dead = (lost & ~near).any(axis=1) | (lost.any(axis=1) & (np.bitwise_count(free) > 1))
             dead |= (singles > 2) | ((ones & ~near).sum(axis=1) > 1)
             forced = singles == 2
-        moves = free & near & ~dead[:, None]
+        moves = free_squares & near & ~dead[:, None]
         moves = np.where(forced[:, None], moves & ones, moves)
+        if level + 1 < guide.shape[1]:  # along the prefix: onto its next square only
+            onto = guide[owner, level + 1]
+            moves &= (onto[:, None] < 0) | (onto[:, None] == np.arange(size))
         grown, square = np.nonzero(moves)
-        if len(grown) > rows:
+        if nodes + len(grown) > budget:
             break
-        nodes += np.bincount(owner[grown], minlength=len(prefixes))
-        visited, owner, first = visited[grown], owner[grown], first[grown]
-        visited[np.arange(len(grown)), square] = True
+        nodes, level = nodes + len(grown), level + 1
+        levels.append(np.bincount(owner[grown], minlength=len(prefixes)))
+        visited, owner, first = visited[grown] | bit[square], owner[grown], first[grown]
         current = square
-    return nodes
+    return np.array(levels, dtype=np.int64).T, not len(current)
