@@ -148,6 +148,24 @@ class SweepLayout:
             for i in range(self.window + 1)
         ]
 
+    def mirrors_at(self, square: int) -> bool:
+        """Whether the states after ``square`` may be merged with their mirror images (columns reversed):
+        ``square`` ends a row, so that the squares swept are the whole rows above, and the board with its removed
+        squares is its own mirror image. The tours that complete a state and those that complete its mirror image
+        are then mirror images of each other, as many: the two states' ways are added under one of them."""
+        w = self.width
+        return (
+            square % w == w - 1
+            and w > 1
+            and all(self.absent[i] == self.absent[i - i % w + w - 1 - i % w] for i in range(self.squares))
+        )
+
+    def mirrored(self) -> list[int]:
+        """For each position of a state kept after a row's last square, the position its mirror image takes the
+        code from: the oldest square (the row before last's last, always gone) stays, the last two rows reverse."""
+        w = self.width
+        return [0] + [w + 1 - p for p in range(1, w + 1)] + [3 * w + 1 - p for p in range(w + 1, 2 * w + 1)]
+
     def end_rules(self) -> list[int]:
         """For each square, whether it may be an end of an open tour: :data:`NOT_AN_END` when the colours are
         one apart and it is of the fewer (both ends lie on the other); else :data:`END_OF_COLOUR` plus its
@@ -236,10 +254,12 @@ def frontier_count_reference(
     # Before the board: squares that are not there; last, the colour of the first end gone (none yet).
     states: dict[tuple[int, ...], int] = {(DONE,) * window + (0,): 1}
     ways = peak = total = 0
+    mirrored = layout.mirrored()
     for square in range(layout.squares):
         moves = layout.back_moves(square)
         spare = layout.spare(square)
         rules_here = layout.rules_at(square, rules)
+        mirror = layout.mirrors_at(square)
         after: dict[tuple[int, ...], int] = {}
         for state, count in states.items():
             for chosen in _subsets(state, moves, window):
@@ -256,6 +276,8 @@ def frontier_count_reference(
                         break
                 if codes is not None and _viable(codes, spare, rules_here, closed):
                     key = _canonical(codes[1:])  # the oldest square's moves are all decided: it is DONE
+                    if mirror and key[0] == DONE:
+                        key = min(key, _mirror_image(key, mirrored, layout.width), key=_as_number)
                     after[key] = after.get(key, 0) + count
         states = after
         peak, total = max(peak, len(states)), total + len(states)
@@ -359,6 +381,21 @@ def _canonical(codes: list[int]) -> tuple[int, ...]:
     return (*out, codes[-1])
 
 
+def _as_number(key: tuple[int, ...]) -> tuple[int, ...]:
+    """``key`` ordered as the compiled kernel's 64-bit states are: the first end's colour in the top bits, then
+    the newest square's code, down to the oldest's in the lowest (so that both keep the same one of two images)."""
+    return (key[-1], *key[-2::-1])
+
+
+def _mirror_image(key: tuple[int, ...], mirrored: list[int], width: int) -> tuple[int, ...]:
+    """The state ``key`` (after a row's last square) of the board's mirror image, canonical: the positions of
+    ``mirrored``; the first end's colour swapped when the row's length is even (its two ends differ in colour)."""
+    colour = key[-1]
+    if colour and width % 2 == 0:
+        colour = 3 - colour
+    return _canonical([key[q] for q in mirrored] + [colour])
+
+
 def frontier_count(
     board: Board,
     *,
@@ -402,6 +439,7 @@ def frontier_count(
     out = np.zeros(2, dtype=np.int64)
     ways = peak = total = 0
     growth = 4.0  # the next step's states per state, guessed from the last step's
+    mirrored = np.array(layout.mirrored(), dtype=np.int64)
     most = table_slots(max_states)  # a table that holds the cap: never larger, so memory stays bounded by it
     for square in range(layout.squares):
         if float(states[1::2].sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
@@ -428,10 +466,13 @@ def frontier_count(
                 ends,
                 spare,
                 ends_here,
+                mirrored,
                 window,
                 int(closed),
                 int(square == real[-1]),
                 int(layout.absent[square]),
+                int(layout.mirrors_at(square)),
+                int(layout.width % 2 == 0),
                 at,
                 max_states,
                 out,

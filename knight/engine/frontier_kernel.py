@@ -167,13 +167,12 @@ def frontier_insert(
     each other: the processor overlaps their cache misses, and the insertions then find their slots cached
     (3-4 times as fast as inserting each key as it comes). ``slots`` has room for ``pending`` + 1."""
     mask = np.uint64(table.shape[0] // 2 - 1)
+    touched = new = slot = 0  # all set before the loops: numba's inlining wants them in scope
     for i in range(pending):
         slots[i] = frontier_slot(np.uint64(keys[i]), mask)
-    touched = 0
     for i in range(pending):
         touched += table[2 * slots[i]]
     slots[pending] = touched  # kept, so that the compiler keeps the loads
-    new = 0
     for i in range(pending):
         slot = slots[i]
         while table[2 * slot] != EMPTY_KEY and table[2 * slot] != keys[i]:
@@ -219,7 +218,10 @@ def frontier_compact(table):  # type: ignore[no-untyped-def]  # a numba kernel; 
 
 @kernel(
     compile_from=0,
-    signature="i8(i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8[::1])",
+    signature=(
+        "i8(i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8, "
+        "i8[::1])"
+    ),
 )
 def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by numba
     states,
@@ -229,10 +231,13 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     rules,
     spare,
     ends_here,
+    mirrored,
     window,
     closed,
     at_end,
     absent,
+    mirror,
+    flip,
     start,
     cap,
     out,
@@ -244,7 +249,10 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     to the squares whose last move is decided here, ``rules[i]`` whether ``leaving[i]`` may end an open
     tour (``frontier_leave``); ``spare`` and ``ends_here`` each extended frontier index's moves left and end
     rule (``frontier_viable``); ``window`` the frontier's length; ``closed``, ``at_end`` (the board's last
-    square), ``absent`` (a removed square) as 0 or 1. ``out[0]`` gains the tours completed here, ``out[1]``
+    square), ``absent`` (a removed square) as 0 or 1. With ``mirror`` 1 (the square ends a row of a board that is
+    its own mirror image), each state is stored as the lesser of itself and its mirror image (``mirrored[p]``
+    the position whose code the image's position ``p`` takes; ``flip`` 1 when the first end's colour swaps):
+    both have as many completions (``SweepLayout.mirrors_at``). ``out[0]`` gains the tours completed here, ``out[1]``
     counts the states in ``table``. Returns the number of pairs in ``states`` when all are swept; the pair to
     resume at when ``table`` is filled to :data:`MAX_LOAD` and could not hold ``cap`` states at that load (the
     caller moves it into a larger one, :func:`frontier_regrow`);
@@ -312,6 +320,24 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
                             fresh += 1
                         code = names[code]
                     new |= np.uint64(code) << (four * np.uint64(i - 1))
+                if mirror and work[1] == 1:
+                    for i in range(16):
+                        names[i] = -1
+                    fresh = 3
+                    colour = work[window + 1]
+                    if flip and colour != 0:
+                        colour = 3 - colour
+                    image = np.uint64(colour) << np.uint64(60)
+                    for p in range(window):
+                        code = work[mirrored[p] + 1]
+                        if code >= 3:
+                            if names[code] < 0:
+                                names[code] = fresh
+                                fresh += 1
+                            code = names[code]
+                        image |= np.uint64(code) << (four * np.uint64(p))
+                    if image < new:
+                        new = image
                 keys[pending] = np.int64(new)
                 counts[pending] = count
                 pending += 1
