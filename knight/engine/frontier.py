@@ -39,6 +39,7 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.frontier_kernel import EMPTY_KEY, MAX_LOAD, frontier_compact, frontier_regrow, frontier_step
+from knight.engine.theory import colour_counts
 from knight.errors import InvalidInput
 
 __all__ = [
@@ -235,6 +236,14 @@ def finish_count(
     return FrontierCount(board, closed, tours, peak, total, removed)
 
 
+def colour_bound(board: Board, closed: bool, removed: tuple[Square, ...]) -> bool:
+    """Whether the colouring argument alone says there is no tour: a knight move changes colour, so a closed
+    tour needs as many squares of each colour, an open one at most one more of one (7 x 7 has no closed tour:
+    counted, that took 108 s)."""
+    light, dark = colour_counts(board, removed)
+    return abs(light - dark) > (0 if closed else 1) and light + dark > 1
+
+
 def frontier_count_reference(
     board: Board, *, closed: bool = False, removed: Iterable[Square] = (), max_states: int = DEFAULT_MAX_STATES
 ) -> FrontierCount:
@@ -250,6 +259,8 @@ def frontier_count_reference(
     real = [i for i in range(layout.squares) if not layout.absent[i]]
     if len(real) <= 1:  # no move to decide: a lone square is one open tour, an empty board none
         return finish_count(board, closed, int(len(real) == 1 and not closed), removed, 1, 1)
+    if colour_bound(board, closed, removed):
+        return finish_count(board, closed, 0, removed, 0, 0)
     last, window, finished, rules = real[-1], layout.window, layout.finished(), layout.end_rules()
     # Before the board: squares that are not there; last, the colour of the first end gone (none yet).
     states: dict[tuple[int, ...], int] = {(DONE,) * window + (0,): 1}
@@ -429,7 +440,7 @@ def frontier_count(
     removed = tuple((int(row), int(col)) for row, col in removed)
     layout = sweep_layout(board, removed)
     real = [i for i in range(layout.squares) if not layout.absent[i]]
-    if len(real) <= 1:
+    if len(real) <= 1 or colour_bound(board, closed, removed):
         return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
     step = frontier_step.choose(board.size, compiled)
     regrow = frontier_regrow.choose(board.size, compiled)

@@ -68,6 +68,17 @@ def test_states_merge_with_their_mirror_images_at_a_rows_end() -> None:
     assert frontier_count(Board(6, 6), closed=True, compiled=True).peak_states < 0.7 * 147_050
 
 
+@pytest.mark.parametrize(("n", "m", "removed", "closed"), [(5, 5, [], True), (4, 4, [(0, 0), (1, 1)], False)])
+def test_the_colouring_argument_answers_without_a_sweep(
+    n: int, m: int, removed: list[tuple[int, int]], closed: bool
+) -> None:
+    expected = census(Board(n, m), removed=removed, closed=closed)
+    got = frontier_count(Board(n, m), removed=removed, closed=closed, compiled=True)
+    assert got.tours == (expected.cycles if closed else expected.total) == 0
+    assert got.peak_states == 0  # no state was swept
+    assert frontier_count(Board(7, 7), closed=True).peak_states == 0  # 108 s of sweeping, before
+
+
 def test_narrow_and_lone_boards() -> None:
     assert frontier_count_reference(Board(1, 1)).tours == census(Board(1, 1)).total
     assert frontier_count_reference(Board(2, 5)).tours == 0
