@@ -4,12 +4,14 @@ or follow one board's states row by row (what the growth per row projects for la
     nice -n 10 .venv/bin/python benchmarks/frontier_counts.py [LIMIT]             (default 40)
     nice -n 10 .venv/bin/python benchmarks/frontier_counts.py N M open|closed     (one board, by row)
 
-Prints board, kind, count, peak states, wall and CPU seconds, one line each (compiled; the first line
+Prints board, kind, count, peak states, wall and CPU seconds and the process's largest resident memory so far,
+one line each (compiled; the first line
 pays the JIT); for one board, first the states after each row of the sweep and their growth over the row.
 """
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 
@@ -34,8 +36,10 @@ def count(n: int, m: int, closed: bool, by_row: bool = False) -> None:
     result = frontier_count(Board(n, m), closed=closed, compiled=True, progress=row)
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
     kind = "closed" if closed else "open"
+    memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # the process's most, so far
     print(
-        f"{n}x{m} {kind:6} {result.tours:>16,} peak {result.peak_states:>12,} {seconds:8.2f} s {cpu:8.2f} s CPU",
+        f"{n}x{m} {kind:6} {result.tours:>16,} peak {result.peak_states:>12,} {seconds:8.2f} s {cpu:8.2f} s CPU"
+        f" {memory:6.2f} GB",
         flush=True,
     )
 
