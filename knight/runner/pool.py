@@ -43,7 +43,7 @@ import pebble
 
 from knight.errors import KnightError
 from knight.runner.work import init_worker, run_task
-from knight.tasks import Task, TaskResult
+from knight.tasks import FRONTIER, Task, TaskResult
 
 __all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool", "WorkersLost"]
 
@@ -84,11 +84,15 @@ def split(tasks: list[Task], workers: int) -> list[list[Task]]:
     """``tasks`` in chunks, in order: :func:`chunk_size` tasks each, but never more than half a
     worker's share of what is left (and not fewer than :data:`MIN_CHUNK`), so that the last chunks
     are small and no worker waits long on another's last chunk (guided scheduling). Not smaller:
-    each chunk costs the runner two store transactions, which a sweep of quick tasks feels."""
+    each chunk costs the runner two store transactions, which a sweep of quick tasks feels. A frontier
+    count is a chunk of its own: it may take an hour, and tasks chunked with it would wait for it."""
     size, chunks, begin = chunk_size(len(tasks), workers), [], 0
     while begin < len(tasks):
         share = -(-(len(tasks) - begin) // (2 * workers))
-        end = begin + min(size, max(share, MIN_CHUNK))
+        end = min(begin + min(size, max(share, MIN_CHUNK)), len(tasks))
+        alone = next((i for i in range(begin, end) if getattr(tasks[i], "method", None) == FRONTIER), None)
+        if alone is not None:  # the tasks before it, then it alone
+            end = alone if alone > begin else alone + 1
         chunks.append(tasks[begin:end])
         begin = end
     return chunks

@@ -78,7 +78,7 @@ def test_a_frontier_job_stores_the_counts_the_census_makes(counted: tuple[Path, 
     for (n, m, closed, removed), record in found.items():  # and the census computed here, for every count
         expected = census(Board(n, m), closed=closed, removed=list(removed))
         assert record.tours == (expected.cycles if closed else expected.total), (n, m, closed, removed)
-        assert 0 < record.peak_states <= record.states
+        assert record.peak_states <= record.states and (record.peak_states > 0 or record.tours == 0)
         assert record.seconds > 0
         assert record.jobs == ("both-ways",)
     assert found[6, 6, True, ()].tours == census(Board(6, 6), closed=True).cycles > 0
@@ -153,3 +153,21 @@ def test_a_bad_frontier_sweep_is_one_line(sweep: dict, message: str) -> None:
     with pytest.raises(JobError) as error:
         parse_job(data, Path("f.toml"))
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_frontier_count_is_run_first_and_alone() -> None:
+    """A frontier count takes seconds to an hour on a board of a few dozen squares: it is run before the tours of
+    larger boards, and in a chunk of its own, so that no task waits behind it on its worker."""
+    from knight.runner.pool import split
+    from knight.runner.sweep import _biggest_first
+    from knight.tasks import Task
+
+    tours = [Task("warnsdorff", (("tie", "first"),), 8, 8, (0, col)) for col in range(8)] * 4
+    counts = [FrontierParams(closed).task(6, 6) for closed in (False, True)]
+    ordered = _biggest_first([*tours[:3], *counts, *tours[3:]])
+    assert ordered[:2] == counts
+    chunks = split(ordered, 2)
+    assert chunks[:2] == [[counts[0]], [counts[1]]] and len(chunks[2]) > 1
+    assert [task for chunk in chunks for task in chunk] == ordered
+    middle = split([*tours[:9], counts[0], *tours[9:]], 1)  # among others: the ones before, then it alone
+    assert [counts[0]] in middle and all(len(chunk) == 1 or counts[0] not in chunk for chunk in middle)
