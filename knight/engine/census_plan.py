@@ -9,6 +9,7 @@ symmetries that keep the start in place, with the class's size as the unit's ``w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
@@ -368,8 +369,9 @@ def removed_indices(board: Board, removed: Iterable[Square]) -> set[int]:
     return {board.index((square[0], square[1])) for square in removed}
 
 
-#: Nodes the cost estimate (:func:`unit_costs`) expands at most, all boards together: some 20 ms (6 × 6: to depth 8).
-COST_NODES = 50_000
+#: Nodes the cost estimate (:func:`unit_costs`) counts at most, all boards together: 6 × 6 to level 9 (90,744
+#: nodes) in some 30 ms.
+COST_NODES = 100_000
 #: The level, as a fraction of the squares, where a census's trees hold most of their nodes (some 0.6 on the boards
 #: counted; 0.5 fitted the heavy units' shares best): the level each unit's share of the nodes is carried to.
 _BULK_LEVEL = 0.5
@@ -388,8 +390,8 @@ def unit_costs(units: Sequence[CensusUnit], *, budget: int = COST_NODES) -> list
     level are weighed by :func:`_carried_on`: a unit's share of a level's nodes changes steadily from level to
     level (the heavy units' trees branch more the deeper they go: 6 × 6's corner unit holds 15 % of level 8, 20 %
     of level 11 and 29 % of all nodes), so each share is carried on at its last rate to the level holding most
-    nodes. Counted to 50,000 nodes and no further, 6 × 6's two heaviest units weigh half their share; carried
-    on, 0.95 and 1.05 of it (5 × 7: 1.16 and 0.90; 5 × 6: 0.88 and 1.02).
+    nodes. Counted to 100,000 nodes and no further, 6 × 6's two heaviest units weigh half their share; carried
+    on, 0.98 and 1.06 of it (5 × 7: 1.09 and 1.06; 5 × 6: 0.86 and 0.88).
 
     Exact and repeatable, no random probes: Knuth's estimate of these trees varied several-fold between seeds
     at this cost, and so did following a few hundred sampled paths per level of each tree. Units of more than
@@ -429,9 +431,9 @@ def _carried_on(levels: np.ndarray, squares: int) -> np.ndarray:
     nodes (:data:`_BULK_LEVEL`). The total is carried on too: the levels grow at their last rate, that rate
     falling steadily to none at that level, and the levels after it hold half as many on average, until the
     last square; each tree weighs its share of that total, and at least what was counted of it. The total
-    only weighs one board's census against another's: from 50,000 nodes it is 0.5 to 1.5 times the truth on
-    the boards up to 40 squares (2.4 for 4 × 10 closed); from the few thousand nodes a board gets in a run of
-    twenty boards, 0.3 to 12 times, the larger the longer and thinner the board.
+    only weighs one board's census against another's: from 100,000 nodes it is 0.6 to 2 times the truth on
+    the boards up to 40 squares with over 100,000 nodes (4 for 4 × 10); from the few thousand nodes a board
+    gets in a run of twenty boards, 0.3 to 12 times, the larger the longer and thinner the board.
     """
     counted: np.ndarray = levels.sum(axis=1).astype(np.float64)
     last = levels.shape[1] - 1
@@ -458,7 +460,7 @@ def _carried_on(levels: np.ndarray, squares: int) -> np.ndarray:
         total += level
     total += level * max(squares - bulk, 0) / 2
     costs = counted.copy()
-    costs[growing] = np.maximum(carried / carried.sum() * (total - counted[~growing].sum()), counted[growing])
+    costs[growing] = np.maximum(carried / math.fsum(carried) * (total - counted[~growing].sum()), counted[growing])
     return costs
 
 
@@ -469,7 +471,8 @@ def _tree_levels(
     per level (0: the start), while the nodes so far stay within ``budget``; and whether the trees ended there.
 
     The paths of a level are rows of bitboards (visited squares, the last square), grown all at once; along its
-    prefix, a path grows only onto the prefix's next square, under the same rules, as the kernel's does."""
+    prefix, a path grows only onto the prefix's next square, under the same rules, as the kernel's does. A level
+    that would not fit, grown as the last one grew, is not grown (growing it took half the time)."""
     size = board.size
     one = np.uint64(1)
     bit = np.left_shift(one, np.arange(size, dtype=np.uint64))
@@ -497,6 +500,8 @@ def _tree_levels(
     visited, current, first = bit[first[owner]], first[owner], first[owner]
     nodes, level = len(prefixes), 0
     while len(current):
+        if level > 1 and nodes + len(current) ** 2 / max(int(levels[-2].sum()), 1) > budget:
+            break  # the next level, as many times the last as the last was the one before, would not fit
         free = board_bits & ~visited
         targets = free | bit[first] if closed else free  # a closed tour comes back to its start
         degree = np.bitwise_count(targets[:, None] & masks[None, :])

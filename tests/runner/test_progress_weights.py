@@ -72,7 +72,7 @@ def test_the_time_left_of_six_by_six_after_a_tenth_of_its_work_is_within_twice_t
     """Issue 29, item 7, without a clock: the census's units take as long as their nodes (the kernel's speed is
     steady), run on two workers in the run's order; at the first result after a tenth of the work, the time left
     the tracker's work gives is within a factor of 2 of the truth (by the units' exact counts as weights: 1.3;
-    by the estimate: 1.3; by the old estimate, nodes counted to 15,000 paths: 3.8)."""
+    by the estimate: 1.2; by the old estimate, nodes counted to 15,000 paths: 3.8)."""
     units = census_units(Board(6, 6))
     durations = [float(count_unit(unit).nodes) for unit in units]
     keys = [unit.key for unit in units]
