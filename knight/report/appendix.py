@@ -29,6 +29,9 @@ GLOSSARY: dict[str, str] = {
     "backtracking": "depth-first search: try a move, and undo it when it leads nowhere",
     "node": "one square placed by a search; the number of nodes measures the work done",
     "census": "counting every tour of a board by a search that tries every path",
+    "frontier method": "counting every tour of a board without listing one: the board is swept square by square, "
+    "and for each way the moves placed so far can look from the squares still to come (a frontier state) only the "
+    "number of ways to get there is kept (Knuth 2011, SIMPATH)",
     "colour argument": "a knight always moves to the other colour, so a path alternates colours",
     "Knuth's estimator": "an estimate of the size of a search tree from random walks down it (Knuth 1975)",
     "Pósa's rotations": "when the path is stuck, reverse its last stretch so that it ends on another square, "
@@ -55,6 +58,8 @@ SOURCES: dict[str, str] = {
     "Mathematics 73, 251–260",
     "McKay 1997": "B. D. McKay, Knight's tours of an 8 × 8 chessboard, technical report TR-CS-97-03, Australian "
     "National University (13,267,364,410,532 closed tours)",
+    "Knuth 2011": "D. E. Knuth, The Art of Computer Programming, Volume 4A, Addison-Wesley, §7.1.4 (SIMPATH: "
+    "counting paths by their frontier)",
     "Ganzfried 2004": "S. Ganzfried, A simple algorithm for knight's tours, Oregon State University REU report",
     "Roth": "A. Roth's tie-break: the tied square farthest from the board's centre",
     "OEIS": "The On-Line Encyclopedia of Integer Sequences: A165134 (directed open tours of n × n), A001230 "

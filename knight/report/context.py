@@ -17,7 +17,7 @@ from knight.report.answers.errata import errata
 from knight.report.appendix import appendix_section
 from knight.report.listings import listings
 from knight.report.questions import Question, document_letters, documents, labels, questions
-from knight.report.records import CensusRecord, EstimateRecord
+from knight.report.records import CensusRecord, EstimateRecord, FrontierRecord
 
 __all__ = ["GlanceRow", "Missing", "Provenance", "StoreData", "build_context", "provenance"]
 
@@ -42,7 +42,8 @@ class GlanceRow:
 
 @dataclass(frozen=True)
 class Provenance:
-    """One job the numbers come from: how many tours and counts (censuses, estimates) of it the report holds."""
+    """One job the numbers come from: how many tours and counts (censuses, estimates, frontier counts) of it the
+    report holds."""
 
     job: str
     tours: int
@@ -100,7 +101,7 @@ def provenance(data: StoreData) -> list[Provenance]:
     for record in data.results.records:
         for job in record.jobs:
             tours[job] = tours.get(job, 0) + 1
-    stored: list[CensusRecord | EstimateRecord] = [*data.censuses, *data.estimates]
+    stored: list[CensusRecord | EstimateRecord | FrontierRecord] = [*data.censuses, *data.estimates, *data.frontier]
     for census in stored:
         for job in census.jobs:
             counts[job] = counts.get(job, 0) + 1

@@ -7,18 +7,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from knight.report.records import CensusRecord, EstimateRecord, Results
+from knight.report.records import CensusRecord, EstimateRecord, FrontierRecord, Results
 from knight.store import DRAWN_UP_TO_SQUARES, Store
 
 __all__ = ["load_store", "load_results", "load_census", "load_estimates"]
 
 
-def load_store(store: Path) -> tuple[Results, list[CensusRecord], list[EstimateRecord]]:
+def load_store(store: Path) -> tuple[Results, list[CensusRecord], list[EstimateRecord], list[FrontierRecord]]:
     """Everything the report reads, from one opening of the store: the tours (:func:`load_results`),
-    the censuses (:func:`load_census`) and the tree-size estimates (:func:`load_estimates`)."""
+    the censuses (:func:`load_census`), the tree-size estimates (:func:`load_estimates`) and the frontier
+    counts (:meth:`~knight.store.Store.frontier_counts`)."""
     with _reading(store) as opened:
         censuses = opened.censuses()
-        return Results(opened.tours()), censuses, _with_census_tours(opened.estimates(), censuses)
+        estimates = _with_census_tours(opened.estimates(), censuses)
+        return Results(opened.tours()), censuses, estimates, opened.frontier_counts()
 
 
 def load_results(store: Path, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> Results:

@@ -9,9 +9,9 @@ from typing import Any
 
 from knight.engine.board import Square, size_text
 from knight.errors import MissingData
-from knight.store.records import CensusRecord, EstimateRecord, TourRecord
+from knight.store.records import CensusRecord, EstimateRecord, FrontierRecord, TourRecord
 
-__all__ = ["CensusRecord", "EstimateRecord", "Results", "Summary", "TourRecord"]
+__all__ = ["CensusRecord", "EstimateRecord", "FrontierRecord", "Results", "Summary", "TourRecord"]
 
 
 class Results:

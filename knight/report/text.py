@@ -6,7 +6,7 @@ import math
 
 from knight.engine.board import size_text
 
-__all__ = ["board_text", "power_of_ten", "scientific", "superscript"]
+__all__ = ["board_text", "duration", "power_of_ten", "scientific", "superscript"]
 
 
 def board_text(n: int, m: int | None = None) -> str:
@@ -48,3 +48,19 @@ def scientific(value: float, digits: int = 2) -> str:
     exponent = math.floor(math.log10(abs(value)))
     mantissa = value / 10**exponent
     return f"{mantissa:.{digits}g} × {power_of_ten(exponent)}"
+
+
+def duration(seconds: float) -> str:
+    """A time as people say it, to two figures: seconds, then minutes, then hours and minutes.
+
+    >>> duration(0.0042), duration(0.26), duration(17.8), duration(2460), duration(3725)
+    ('0.0042 s', '0.26 s', '18 s', '41 min', '1 h 2 min')
+    """
+    if seconds < 0.001:
+        return "under 0.001 s"
+    if seconds < 60:
+        return f"{float(f'{seconds:.2g}'):g} s"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} min"
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return f"{hours} h {minutes} min"

@@ -16,13 +16,13 @@ from knight.report.answers.blog_sizes import blog_past_50, blog_w_plus
 from knight.report.answers.common import Answer, StoreData
 from knight.report.answers.deitel import deitel_64_tours, deitel_by_hand, deitel_heuristic, deitel_naive
 from knight.report.answers.eiffel import (
-    eiffel_all,
     eiffel_closed,
     eiffel_colours,
     eiffel_corners,
     eiffel_first,
     eiffel_parberry,
 )
+from knight.report.answers.eiffel_counts import eiffel_all
 from knight.report.answers.homework import homework_board, homework_program, homework_starts
 
 __all__ = ["ANSWERS", "Answer", "StoreData"]

@@ -15,7 +15,7 @@ from knight.engine.diagrams import MARGIN, SQUARE, heat_map_svg, numbered_tour_s
 from knight.engine.tour import Tour
 from knight.errors import MissingData
 from knight.report.reach import Reach, reach_by_rule
-from knight.report.records import CensusRecord, EstimateRecord, Results, TourRecord
+from knight.report.records import CensusRecord, EstimateRecord, FrontierRecord, Results, TourRecord
 
 __all__ = [
     "Answer",
@@ -49,11 +49,12 @@ class Answer(Protocol):
 
 @dataclass
 class StoreData:
-    """What the key is computed from: the stored tours, censuses and tree-size estimates."""
+    """What the key is computed from: the stored tours, censuses, tree-size estimates and frontier counts."""
 
     results: Results
     censuses: list[CensusRecord]
     estimates: list[EstimateRecord] = field(default_factory=list)
+    frontier: list[FrontierRecord] = field(default_factory=list)
 
     @cached_property
     def reach(self) -> dict[str, Reach]:
@@ -70,6 +71,7 @@ class StoreData:
             Results([r for r in self.results.records if wanted & set(r.jobs)], hint=self.results.hint),
             [c for c in self.censuses if wanted & set(c.jobs)],
             [e for e in self.estimates if wanted & set(e.jobs)],
+            [f for f in self.frontier if wanted & set(f.jobs)],
         )
 
 

@@ -1,34 +1,30 @@
-"""The answers to the Eiffel text (backtracking: the first tour, all tours, closed tours, the colour
-argument, the board without two corners, and Parberry's join)."""
+"""The answers to the Eiffel text (backtracking: the first tour, closed tours, the colour argument, the board
+without two corners, and Parberry's join; all tours, Try_All's counts, in :mod:`.eiffel_counts`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from knight.engine import Board
 from knight.engine.board import Square
-from knight.engine.diagrams import heat_map_svg, join_svg, starts_map_svg, tour_svg
+from knight.engine.diagrams import join_svg, starts_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, parberry_join, structured_moves
 from knight.engine.theory import Verdict, colour_counts, open_tour_verdict
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, agreement, count_of
+from knight.report.answers.eiffel_counts import CLOSED_TOURS_8X8
 from knight.report.records import TourRecord
 from knight.report.text import board_text
 from knight.tasks import removed_squares
 
 __all__ = [
-    "METHOD_NAMES",
-    "AllTours",
     "ClosedTours",
     "Colours",
     "Corners",
     "FirstTours",
     "JoinDrawn",
     "Parberry",
-    "eiffel_all",
     "eiffel_closed",
     "eiffel_colours",
     "eiffel_corners",
@@ -38,19 +34,6 @@ __all__ = [
 
 #: The boards the Eiffel questions ask about.
 EIFFEL_SIZES = (5, 6, 8)
-#: Exact counts of the literature for boards too big for a census here (../shared/literature, OEIS).
-CLOSED_TOURS_8X8 = 13_267_364_410_532  # undirected closed tours of 8 x 8: OEIS A001230, McKay 1997
-OPEN_TOURS_8X8 = 19_591_828_170_979_904  # directed open tours of 8 x 8: OEIS A165134
-#: Homework #8's program, as the key names it among the heuristics' runs.
-HOMEWORK_RULE = "Warnsdorff (first ties)"
-#: How the key names the methods in prose.
-METHOD_NAMES = {
-    "naive": "first legal move",
-    "static": "static table",
-    "random-walk": "random walk",
-    "backtrack": "backtracking",
-    "parberry": "Parberry",
-}
 
 
 @dataclass(frozen=True)
@@ -150,86 +133,6 @@ def eiffel_first(data: StoreData) -> FirstTours:
             {start: "found" if r.full else ("unknown" if r.budget_exhausted else "none") for start, r in five.items()},
             title="5 × 5: where the search found a tour, and where it proved none",
         ),
-    )
-
-
-@dataclass(frozen=True)
-class OpenCount:
-    """One board's census of open tours, and how many of them the heuristics' runs found."""
-
-    board: str
-    total: int
-    undirected: int | None
-    nodes: int
-    corner: int | None
-    found: int
-    by_method: list[tuple[str, int]]
-    homework_rule: int
-    heat: str
-
-
-@dataclass(frozen=True)
-class AllTours:
-    """Try_All's counts of open tours, against what the heuristics found (8 x 8 from the literature)."""
-
-    boards: list[OpenCount]
-    open_8x8: int | None
-    incomplete: list[str]
-
-    @property
-    def glance(self) -> str:
-        return (
-            "; ".join(
-                f"{b.board}: {b.total:,}{' directed open tours' if i == 0 else ''}"
-                + (f" ({b.corner:,} from each corner)" if b.corner else "")
-                for i, b in enumerate(self.boards)
-            )
-            + "; Homework #8's rule finds "
-            + " and ".join(f"{b.homework_rule:,}" for b in self.boards)
-            + " of them, all the heuristics together "
-            + " and ".join(f"{b.found:,}" for b in self.boards)
-            + "."
-        )
-
-
-def eiffel_all(data: StoreData) -> AllTours:
-    whole = [c for c in data.censuses if c.total is not None and not c.removed and c.starts is None and not c.closed]
-    if not whole:
-        raise MissingData("no complete census of open tours")
-    boards = []
-    for c in whole:
-        board = c.board
-        full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
-        by_method: dict[str, set[str]] = {}
-        for r in full:
-            name = (
-                METHOD_NAMES.get(r.method, r.method)
-                if r.method != "warnsdorff"
-                else f"Warnsdorff ({r.params['tie']} ties)"
-            )
-            by_method.setdefault(name, set()).add(r.key_directed)
-        grid = np.full((c.n, c.m), np.nan)
-        for start, count in c.counts.items():
-            grid[start] = count
-        boards.append(
-            OpenCount(
-                board=board_text(c.n, c.m),
-                total=c.total or 0,  # not None: only complete censuses are kept
-                undirected=c.undirected,
-                nodes=c.nodes,
-                corner=c.counts.get((0, 0)),
-                found=len({r.key_directed for r in full}),
-                by_method=sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
-                homework_rule=len(by_method.get(HOMEWORK_RULE, ())),
-                heat=heat_map_svg(board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
-                if c.n * c.m <= 36
-                else "",
-            )
-        )
-    return AllTours(
-        boards=boards,
-        open_8x8=None if any((c.n, c.m) == (8, 8) for c in whole) else OPEN_TOURS_8X8,
-        incomplete=[board_text(c.n, c.m) for c in data.censuses if c.total is None],
     )
 
 

@@ -1,0 +1,263 @@
+"""Try_All's answer (the Eiffel text): how many tours there are. Every count the project made itself, open and
+closed, by enumeration (the census) and by the frontier method, with the time each took; the two methods checked
+against each other where both counted a board; the literature cited only for boards beyond the largest counted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from knight.engine.diagrams import heat_map_svg
+from knight.errors import MissingData
+from knight.report.answers.common import StoreData, agreement
+from knight.report.records import CensusRecord, FrontierRecord
+from knight.report.text import board_text, duration
+
+__all__ = [
+    "CLOSED_TOURS_8X8",
+    "LITERATURE",
+    "METHOD_NAMES",
+    "AllTours",
+    "ExactCount",
+    "LiteratureCount",
+    "OpenCount",
+    "eiffel_all",
+]
+
+#: Homework #8's program, as the key names it among the heuristics' runs.
+HOMEWORK_RULE = "Warnsdorff (first ties)"
+#: How the key names the methods in prose.
+METHOD_NAMES = {
+    "naive": "first legal move",
+    "static": "static table",
+    "random-walk": "random walk",
+    "backtrack": "backtracking",
+    "parberry": "Parberry",
+}
+
+
+@dataclass(frozen=True)
+class LiteratureCount:
+    """A count the literature gives: the tours of the n × m board (directed open tours, or closed tours as
+    cycles) and where it is published."""
+
+    n: int
+    m: int
+    closed: bool
+    tours: int
+    source: str
+
+    @property
+    def board(self) -> str:
+        return board_text(self.n, self.m)
+
+
+#: Undirected closed tours of 8 × 8 (McKay 1997; OEIS A001230).
+CLOSED_TOURS_8X8 = 13_267_364_410_532
+#: The literature's counts of square boards, cited for those beyond the largest board counted here.
+LITERATURE = (
+    LiteratureCount(6, 6, False, 6_637_920, "OEIS A165134"),
+    LiteratureCount(7, 7, False, 165_575_218_320, "OEIS A165134"),
+    LiteratureCount(8, 8, False, 19_591_828_170_979_904, "OEIS A165134"),
+    LiteratureCount(6, 6, True, 9_862, "OEIS A001230"),
+    LiteratureCount(8, 8, True, CLOSED_TOURS_8X8, "McKay 1997; OEIS A001230"),
+)
+
+
+@dataclass(frozen=True)
+class ExactCount:
+    """One board's tours counted here, open (directed, as Try_All counts them) or closed (as cycles): by
+    enumeration (the census: every tour listed; its time is its units' added up) and by the frontier method
+    (counted without listing, keeping at most ``peak_states`` frontier states), either or both; a method that did
+    not count the board has None."""
+
+    n: int
+    m: int
+    closed: bool
+    enumeration: int | None = None
+    enumeration_seconds: float | None = None
+    frontier: int | None = None
+    frontier_seconds: float | None = None
+    peak_states: int | None = None
+
+    @property
+    def board(self) -> str:
+        return board_text(self.n, self.m)
+
+    @property
+    def squares(self) -> int:
+        return self.n * self.m
+
+    @property
+    def tours(self) -> int:
+        """The count (the enumeration's where the two differ: :attr:`verdict` says so)."""
+        found = self.enumeration if self.enumeration is not None else self.frontier
+        assert found is not None  # a row has at least one method's count
+        return found
+
+    @property
+    def kind(self) -> str:
+        return "closed, as cycles" if self.closed else "open, directed"
+
+    @property
+    def verdict(self) -> str:
+        """``agree`` or ``disagree`` where both methods counted the board; ``""`` where one did."""
+        if self.enumeration is None or self.frontier is None:
+            return ""
+        return agreement(self.enumeration == self.frontier)
+
+    @property
+    def enumeration_time(self) -> str:
+        return "" if self.enumeration_seconds is None else duration(self.enumeration_seconds)
+
+    @property
+    def frontier_time(self) -> str:
+        return "" if self.frontier_seconds is None else duration(self.frontier_seconds)
+
+
+@dataclass(frozen=True)
+class OpenCount:
+    """One board's census of open tours, and how many of them the heuristics' runs found."""
+
+    board: str
+    total: int
+    undirected: int | None
+    nodes: int
+    corner: int | None
+    found: int
+    by_method: list[tuple[str, int]]
+    homework_rule: int
+    heat: str
+
+
+@dataclass(frozen=True)
+class AllTours:
+    """Try_All's counts: the census boards against what the heuristics found; every board counted here, open and
+    closed, by each method with its time; the literature beyond the largest board counted."""
+
+    boards: list[OpenCount]
+    counts: list[ExactCount]
+    literature: list[LiteratureCount]
+    incomplete: list[str]
+
+    @property
+    def both_ways(self) -> list[ExactCount]:
+        """The boards both methods counted."""
+        return [c for c in self.counts if c.verdict]
+
+    @property
+    def disagreements(self) -> list[ExactCount]:
+        return [c for c in self.counts if c.verdict == "disagree"]
+
+    @property
+    def largest(self) -> ExactCount:
+        """The largest board counted here (the most squares; open before closed)."""
+        return max(self.counts, key=lambda c: (c.squares, c.n, not c.closed))
+
+    @property
+    def methods_say(self) -> str:
+        """What the two methods say of each other, as the glance and the section both put it."""
+        if self.disagreements:
+            boards = ", ".join(f"{c.board} {'closed' if c.closed else 'open'}" for c in self.disagreements)
+            return f"DISAGREE on {boards}"
+        if not self.both_ways:
+            return "have counted no board in common"
+        return f"agree on all {len(self.both_ways)} boards both counted"
+
+    @property
+    def glance(self) -> str:
+        largest = self.largest
+        return (
+            "; ".join(
+                f"{b.board}: {b.total:,}{' directed open tours' if i == 0 else ''}"
+                + (f" ({b.corner:,} from each corner)" if b.corner else "")
+                for i, b in enumerate(self.boards)
+            )
+            + "; Homework #8's rule finds "
+            + " and ".join(f"{b.homework_rule:,}" for b in self.boards)
+            + " of them, all the heuristics together "
+            + " and ".join(f"{b.found:,}" for b in self.boards)
+            + f". Counted up to {largest.board} ({largest.tours:,} {'closed' if largest.closed else 'open'}); "
+            + f"enumeration and the frontier method {self.methods_say}."
+        )
+
+
+def eiffel_all(data: StoreData) -> AllTours:
+    whole = [c for c in data.censuses if c.total is not None and not c.removed and c.starts is None and not c.closed]
+    if not whole:
+        raise MissingData("no complete census of open tours")
+    boards = []
+    for c in whole:
+        full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
+        by_method: dict[str, set[str]] = {}
+        for r in full:
+            name = (
+                METHOD_NAMES.get(r.method, r.method)
+                if r.method != "warnsdorff"
+                else f"Warnsdorff ({r.params['tie']} ties)"
+            )
+            by_method.setdefault(name, set()).add(r.key_directed)
+        boards.append(
+            OpenCount(
+                board=board_text(c.n, c.m),
+                total=c.total or 0,  # not None: only complete censuses are kept
+                undirected=c.undirected,
+                nodes=c.nodes,
+                corner=c.counts.get((0, 0)),
+                found=len({r.key_directed for r in full}),
+                by_method=sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
+                homework_rule=len(by_method.get(HOMEWORK_RULE, ())),
+                heat=_heat(c) if c.n * c.m <= 36 else "",
+            )
+        )
+    counts = exact_counts(data.censuses, data.frontier)
+    return AllTours(
+        boards=boards,
+        counts=counts,
+        literature=beyond(counts),
+        incomplete=[board_text(c.n, c.m) for c in data.censuses if c.total is None],
+    )
+
+
+def _heat(c: CensusRecord) -> str:
+    """The census's open tours from each start square, drawn."""
+    grid = np.full((c.n, c.m), np.nan)
+    for start, count in c.counts.items():
+        grid[start] = count
+    board = board_text(c.n, c.m)
+    return heat_map_svg(c.board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
+
+
+def exact_counts(censuses: list[CensusRecord], frontier: list[FrontierRecord]) -> list[ExactCount]:
+    """Every whole board counted here, open and closed, with each method's count and time: the complete censuses
+    of every start (open: their directed tours; closed: their cycles) and the frontier counts. By kind (open
+    first), then size."""
+    found: dict[tuple[bool, int, int], ExactCount] = {}
+    for c in censuses:
+        if c.census is None or c.removed or c.starts is not None or (c.closed, c.n, c.m) in found:
+            continue
+        tours = c.undirected if c.closed else c.total
+        assert tours is not None  # a complete census
+        found[c.closed, c.n, c.m] = ExactCount(c.n, c.m, c.closed, enumeration=tours, enumeration_seconds=c.seconds)
+    for f in frontier:
+        if f.removed:
+            continue
+        known = found.get((f.closed, f.n, f.m), ExactCount(f.n, f.m, f.closed))
+        found[f.closed, f.n, f.m] = ExactCount(
+            f.n,
+            f.m,
+            f.closed,
+            known.enumeration,
+            known.enumeration_seconds,
+            frontier=f.tours,
+            frontier_seconds=f.seconds,
+            peak_states=f.peak_states,
+        )
+    return sorted(found.values(), key=lambda c: (c.closed, c.squares, c.n, c.m))
+
+
+def beyond(counts: list[ExactCount]) -> list[LiteratureCount]:
+    """The literature's counts of boards larger than the largest of their kind (open or closed) counted here."""
+    largest = {closed: max((c.squares for c in counts if c.closed == closed), default=0) for closed in (False, True)}
+    return [count for count in LITERATURE if count.n * count.m > largest[count.closed]]
