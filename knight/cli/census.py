@@ -43,7 +43,6 @@ __all__ = ["census"]
 @app.command(
     cls=KnightCommand,
     epilog=examples(
-        "knight census 5",
         "knight census 6 --closed --json",
         "knight census 8 --remove a8 --remove h1",
         "knight census 6 7 --closed --method frontier",
