@@ -36,8 +36,8 @@ knight run homework-8      0.62-1.40 (0.90); 0.62-1.30; 1.44 s         0.44-1.11
 homework-8's estimate is the same code before and after (tasks counted, the rate from the first result on); its
 spread is the load's: the run takes 0.5-1.0 s, and the judged result comes when 13 % of its tasks are done, the
 fourth result (one of 20 runs under load was at 0.44). On rich's bar (``--reporter bar``) a census's time left is
-the same figure (0.87-1.37, median 1.04, 4 runs); a sweep's is rich's own, rounded up to a whole second, so meaningless for a
-run under a few seconds.
+the same figure (0.87-1.37, median 1.04, 4 runs); a sweep's is rich's own, rounded up to a whole second, so
+meaningless for a run under a few seconds.
 """
 
 from __future__ import annotations
@@ -215,9 +215,8 @@ def main() -> None:
                 figures = ", ".join(
                     f"{j.fraction:.0%}: {j.ratio:.2f} ({j.done:.0%} done at {j.at:.0%} of the time)" for j in run.judged
                 )
-                print(
-                    f"{name}: knight {' '.join(command)} #{repeat + 1}: run {run.seconds:.2f} s (process {wall:.2f} s); {figures}"
-                )
+                said = f"run {run.seconds:.2f} s (process {wall:.2f} s); {figures}"
+                print(f"{name}: knight {' '.join(command)} #{repeat + 1}: {said}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     for (name, command), runs in results.items():
         print(f"{name}: knight {' '.join(command)}: {summary(runs)}")
