@@ -74,3 +74,9 @@ def test_a_count_past_the_cap_is_made_with_a_larger_one(capsys: pytest.CaptureFi
     code, out, _ = frontier(capsys, store, "5", "--json")  # the failed count, run again under the default cap
     assert code == 0 and json.loads(out)["total"] == census(Board(5, 5)).total
     assert json.loads(out)["counted_now"] is True
+
+
+def test_an_unknown_method_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    ran = knight_here(capsys, ["census", "5", "--method", "bogus", "--store", str(tmp_path / "s.sqlite")])
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert "--method must be census or frontier" in ran.stderr and ran.stderr.count("\n") == 1

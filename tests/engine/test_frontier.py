@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import numpy as np
 import pytest
-from cli_helpers import knight_here
 
 from knight.engine.board import Board
 from knight.engine.census import census
@@ -174,26 +172,3 @@ def test_the_compiled_state_cap_stops_the_count() -> None:
 def test_six_by_seven_closed_as_graphillion_counts() -> None:
     # about 3 s since dead states are dropped at once (20 s before)
     assert frontier_count(Board(6, 7), closed=True, compiled=True).tours == 1_067_638
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["8", "--method", "frontier"], "shorter side is at most 7"),
-        (["5", "--method", "frontier", "--max-states", "10"], "more than 10 frontier states"),
-        (["5", "--method", "frontier", "--max-states", "0"], "positive whole number"),
-        (["5", "--method", "bogus"], "--method must be census or frontier"),
-        (["5", "--method", "frontier", "--start", "0,0"], "--start needs --method census"),
-    ],
-)
-def test_bad_frontier_requests_are_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
-    ran = knight_here(capsys, ["census", *args])
-    assert ran.returncode == 2
-    assert message in ran.stderr
-    assert ran.stderr.strip().count("\n") == 0 and "Traceback" not in ran.stderr
-
-
-def test_the_command_prints_the_count(capsys: pytest.CaptureFixture[str]) -> None:
-    ran = knight_here(capsys, ["census", "3", "4", "--method", "frontier", "--json"])
-    assert ran.returncode == 0
-    assert json.loads(ran.stdout)["total"] == census(Board(3, 4)).total
