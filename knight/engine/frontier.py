@@ -215,8 +215,8 @@ def check_frontier_board(board: Board, max_states: int = DEFAULT_MAX_STATES) -> 
 
 
 def table_slots(states: int) -> int:
-    """Slots of a hash table that holds ``states`` states (filled to :data:`MAX_LOAD` quarters): a power of two."""
-    return 1 << max(10, (4 * states // MAX_LOAD).bit_length())
+    """Slots of a hash table that holds ``states`` states, filled to :data:`MAX_LOAD` quarters."""
+    return max(1024, -(-4 * states // MAX_LOAD) + 16)
 
 
 def too_many_states(board: Board, max_states: int) -> TooManyStates:
@@ -463,9 +463,9 @@ def frontier_count(
         before = len(states) // 2
         if not before:  # every partial tour died: no more to count
             break
-        # Room for a fifth more than the guess: a wrong guess costs a regrow (the table copied into one twice
-        # as large), a generous one memory.
-        table = np.full(2 * min(table_slots(int(1.2 * growth * before)), most), EMPTY_KEY, dtype=np.int64)
+        # Room for a tenth more than the guess: a wrong guess costs a regrow (the table copied into one half as
+        # large again), a generous one memory.
+        table = np.full(2 * min(table_slots(int(1.1 * growth * before)), most), EMPTY_KEY, dtype=np.int64)
         out[:] = 0
         at = 0
         while True:
@@ -492,13 +492,13 @@ def frontier_count(
                 raise too_many_states(board, max_states)
             if at == before:
                 break
-            bigger = np.full(2 * len(table), EMPTY_KEY, dtype=np.int64)
+            bigger = np.full(2 * min(len(table) // 2 * 3 // 2, most), EMPTY_KEY, dtype=np.int64)
             regrow(table, bigger)
             table = bigger
         states = np.empty(0, dtype=np.int64)  # swept: its memory goes to the next states
         stored = compact(table)
-        states = table[: 2 * stored].copy()
-        del table
+        table.resize(2 * stored, refcheck=False)  # in place: the slots past the states given back, not copied
+        states, table = table, states
         growth = max(stored / before, 0.25)
         ways += int(out[0])
         peak, total = max(peak, stored), total + stored

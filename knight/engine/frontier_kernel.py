@@ -5,9 +5,10 @@ A state is one 64-bit word, 4 bits per frontier square (the codes of :mod:`knigh
 bits 60–61 the colour of an open tour's first end gone, plus one (0 while none is); bits 62–63 are 0, so
 a state read as a signed word is never negative. The states of a step are a dense array of (state, count)
 pairs; the next step's go into an open-addressing table of such pairs side by side (one cache line a
-probe; linear probing, :data:`EMPTY_KEY` the empty slot) that the caller sizes by the last step's growth
-and, when the step fills it to :data:`MAX_LOAD`, moves into one twice as large before the step resumes where
-it stopped; :func:`frontier_compact` then packs the table's states to its front, to be copied out.
+probe; linear probing, :data:`EMPTY_KEY` the empty slot) of any number of slots, which the caller sizes by
+the last step's growth and, when the step fills it to :data:`MAX_LOAD`, moves into one half as large again
+before the step resumes where it stopped; :func:`frontier_compact` then packs the table's states to its
+front, where they become the next step's.
 The logic is
 :func:`knight.engine.frontier.frontier_count_reference`'s, square for square; the tests compare the two.
 """
@@ -143,40 +144,43 @@ def frontier_viable(
 
 
 @kernel_step
-def frontier_slot(key: np.uint64, mask: np.uint64) -> int:  # pragma: no cover
-    """``key``'s first slot in a table of ``mask + 1`` slots: MurmurHash3's 64-bit finalizer mixes every bit of
-    the key into the slot's (a state's codes are mostly 0s and 1s: a weaker mix clustered them, and probing
-    took 2.7 times as long)."""
+def frontier_slot(key: np.uint64, size: np.uint64) -> int:  # pragma: no cover
+    """``key``'s first slot in a table of ``size`` slots (fewer than 2^32): MurmurHash3's 64-bit finalizer mixes
+    every bit of the key into the hash's top 32 (a state's codes are mostly 0s and 1s: a weaker mix clustered
+    them, and probing took 2.7 times as long), which are scaled to the table's size (Lemire's multiply-shift:
+    any size, not only a power of two, so that a table need not be up to twice as large as it must)."""
     h = key ^ (key >> np.uint64(33))
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xC4CEB9FE1A85EC53)
     h ^= h >> np.uint64(33)
-    return int(h & mask)
+    return int(((h >> np.uint64(32)) * size) >> np.uint64(32))
 
 
 @kernel_step
 def frontier_insert(
     table: np.ndarray, keys: np.ndarray, counts: np.ndarray, slots: np.ndarray, pending: int
 ) -> int:  # pragma: no cover
-    """Add ``counts[i]`` ways to the slot of ``keys[i]`` in ``table`` (key, count pairs; a power of two of them)
+    """Add ``counts[i]`` ways to the slot of ``keys[i]`` in ``table`` (key, count pairs)
     for the first ``pending`` keys; returns how many were new. Linear probing from each key's slot.
 
     A batch, not one key at a time: a table of 10^8 states is far larger than the cache, so each insertion
     waits on memory. The batch's first slots are read in a loop of their own, whose loads do not depend on
     each other: the processor overlaps their cache misses, and the insertions then find their slots cached
     (3-4 times as fast as inserting each key as it comes). ``slots`` has room for ``pending`` + 1."""
-    mask = np.uint64(table.shape[0] // 2 - 1)
+    size = table.shape[0] // 2
     touched = new = slot = 0  # all set before the loops: numba's inlining wants them in scope
     for i in range(pending):
-        slots[i] = frontier_slot(np.uint64(keys[i]), mask)
+        slots[i] = frontier_slot(np.uint64(keys[i]), np.uint64(size))
     for i in range(pending):
         touched += table[2 * slots[i]]
     slots[pending] = touched  # kept, so that the compiler keeps the loads
     for i in range(pending):
         slot = slots[i]
         while table[2 * slot] != EMPTY_KEY and table[2 * slot] != keys[i]:
-            slot = (slot + 1) & np.int64(mask)
+            slot += 1
+            if slot == size:
+                slot = 0
         if table[2 * slot] == EMPTY_KEY:
             table[2 * slot] = keys[i]
             table[2 * slot + 1] = counts[i]
@@ -188,7 +192,7 @@ def frontier_insert(
 
 @kernel(compile_from=0, signature="void(i8[::1], i8[::1])")
 def frontier_regrow(table, bigger):  # type: ignore[no-untyped-def]  # a numba kernel; pragma: no cover
-    """Move every state of ``table`` into ``bigger`` (empty, twice as many slots)."""
+    """Move every state of ``table`` into ``bigger`` (empty, with more slots)."""
     keys = np.empty(BATCH, dtype=np.int64)
     counts = np.empty(BATCH, dtype=np.int64)
     slots = np.empty(BATCH + 1, dtype=np.int64)
@@ -243,7 +247,7 @@ def frontier_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed by n
     out,
 ):  # pragma: no cover
     """Sweep one square: from ``states`` (key, count pairs), beginning at pair ``start``, to the states after
-    it, added into ``table`` (key, count pairs, a power of two of them; empty keys :data:`EMPTY_KEY`).
+    it, added into ``table`` (key, count pairs; empty keys :data:`EMPTY_KEY`).
 
     ``moves`` are the distances back to the square's neighbours already swept; ``leaving`` the distances back
     to the squares whose last move is decided here, ``rules[i]`` whether ``leaving[i]`` may end an open
