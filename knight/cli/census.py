@@ -29,6 +29,7 @@ from knight.cli.run import (
     run_in_store,
 )
 from knight.cli.squares import parse_square, parse_squares, square_option
+from knight.errors import InvalidInput
 from knight.store.location import store_path
 
 if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
@@ -104,6 +105,10 @@ def census(
     board = Board(n, n if m is None else m)
     removed = parse_squares(remove, "--remove", board.n)
     square = None if start is None else parse_square(start, "--start", board.n)
+    if method == "frontier" and depth != 1:
+        raise InvalidInput("--depth needs --method census: the frontier method counts every tour at once, in no units")
+    if method == "census" and max_states is not None:
+        raise InvalidInput("--max-states needs --method frontier: the census holds no frontier states")
     if method != "census":
         options = _RunOptions(store, workers, executor, scheduler, verbose, as_json, quiet)
         return _frontier(board, closed, removed, method, start, max_states, options)
@@ -184,8 +189,7 @@ def _frontier(
     """`--method frontier`: the count by dynamic programming over the frontier, one task run through the sweep
     runner into the store like a census's units (a count already there is not made again), then printed."""
     from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, check_frontier_board
-    from knight.errors import InvalidInput
-    from knight.runner.jobs import frontier_job
+    from knight.runner.jobs import MAX_STATE_CAP, frontier_job
     from knight.runner.sweep import SMALL_SQUARES
     from knight.runner.work import failure_reason
     from knight.store import Store
@@ -196,6 +200,10 @@ def _frontier(
     if start is not None:
         raise InvalidInput("--start needs --method census: the frontier method counts every tour at once")
     check_frontier_board(board, DEFAULT_MAX_STATES if max_states is None else max_states)
+    if max_states is not None and max_states > MAX_STATE_CAP:  # as a job file's cap: the kernel's int64 and memory
+        raise InvalidInput(
+            f"--max-states may be at most {MAX_STATE_CAP:,} (about 50 bytes a state), got {max_states:,}"
+        )
     for square in removed:
         if not board.contains(square):
             raise InvalidInput(f"--remove {square[0]},{square[1]} is not on the {board} board")

@@ -1,5 +1,5 @@
-"""The rows of `knight results`: a sweep's summary, a census and a tree-size estimate, each with its table
-cells and its JSON (typed, read from the store's records once)."""
+"""The rows of `knight results`: a sweep's summary, a census, a frontier count and a tree-size estimate, each with
+its table cells and its JSON (typed, read from the store's records once)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 if TYPE_CHECKING:  # the engine and the store are imported where used: `knight --help` loads neither
     from knight.engine.board import Square
     from knight.engine.parameters import Params, ParamValue
-    from knight.store import CensusRecord, EstimateRecord
+    from knight.store import CensusRecord, EstimateRecord, FrontierRecord
 
 __all__ = [
     "Cell",
@@ -20,8 +20,10 @@ __all__ = [
     "TourJson",
     "CensusCounts",
     "CensusJson",
+    "FrontierJson",
     "TourRow",
     "CensusRow",
+    "FrontierRow",
     "EstimateRow",
     "estimate_json",
     "format_params",
@@ -174,6 +176,58 @@ class CensusRow:
 
     def cells(self) -> dict[str, str]:
         return {key: _text(value) for key, value in self.values().items()}
+
+
+class FrontierJson(TypedDict):
+    """A frontier count in ``knight results --json``: the board as ``[n, m]``; ``tours`` directed open tours, or
+    for ``closed`` the closed tours as cycles; the most frontier states held at once and in all; the seconds."""
+
+    jobs: list[str]
+    board: list[int]
+    kind: str
+    removed: list[list[int]]
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class FrontierRow:
+    """One frontier count (every tour of a board, counted at once: it has no start square) as a table row."""
+
+    count: FrontierRecord
+
+    @property
+    def kind(self) -> str:
+        return "closed" if self.count.closed else "open"
+
+    def to_json(self) -> FrontierJson:
+        count = self.count
+        return {
+            "jobs": list(count.jobs),
+            "board": [count.n, count.m],
+            "kind": self.kind,
+            "removed": [list(square) for square in count.removed],
+            "tours": count.tours,
+            "peak_states": count.peak_states,
+            "states": count.states,
+            "seconds": count.seconds,
+        }
+
+    def cells(self) -> dict[str, str]:
+        count = self.count
+        values: dict[str, Cell] = {
+            "jobs": _words(count.jobs),
+            "board": _size_text(count.n, count.m),
+            "kind": self.kind,
+            "removed": _squares(count.removed),
+            "tours": count.tours,
+            "peak_states": count.peak_states,
+            "states": count.states,
+            "seconds": f"{count.seconds:.2f}",
+        }
+        return {key: _text(value) for key, value in values.items()}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import typer
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
-from knight.cli.result_rows import CensusRow, EstimateRow, TourRow, estimate_json, format_params
+from knight.cli.result_rows import CensusRow, EstimateRow, FrontierRow, TourRow, estimate_json, format_params
 from knight.cli.run import StoreOption, run_everything
 from knight.store.location import store_path
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `kn
 __all__ = [
     "COLUMNS",
     "CENSUS_COLUMNS",
+    "FRONTIER_COLUMNS",
     "ESTIMATE_COLUMNS",
     "DROPPED_FIRST",
     "PIPE_WIDTH",
@@ -34,6 +35,7 @@ __all__ = [
     "results",
     "TourRow",
     "CensusRow",
+    "FrontierRow",
     "EstimateRow",
     "format_params",
 ]
@@ -71,6 +73,17 @@ CENSUS_COLUMNS = {
     "undirected": "≠ reversal",
     "nodes": "nodes",
 }
+#: Columns of the frontier counts, with their headings in the table.
+FRONTIER_COLUMNS = {
+    "jobs": "jobs",
+    "board": "board",
+    "kind": "kind",
+    "removed": "removed",
+    "tours": "tours",
+    "peak_states": "peak states",
+    "states": "states in all",
+    "seconds": "seconds",
+}
 #: Columns of the tree-size estimates, with their headings in the table.
 ESTIMATE_COLUMNS = {
     "jobs": "jobs",
@@ -95,6 +108,7 @@ DROPPED_FIRST = (
     "starts",
     "depth",
     "seed",
+    "states",
     "failed",
     "exact_nodes",
     "rate",
@@ -144,8 +158,8 @@ def results(
         typer.Option(
             "--census",
             help=(
-                "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes "
-                "(--csv prints their rows; --json leaves out the tours and estimates)."
+                "Only the censuses: per board and kind, units done, directed tours, tours up to reversal and nodes, "
+                "and the frontier counts (--csv prints the censuses' rows; --json leaves out the tours and estimates)."
             ),
         ),
     ] = False,
@@ -155,7 +169,7 @@ def results(
 
     Tasks, full and closed tours, how many starts give a full tour, and the distinct full tours three
     ways (directed, up to reversal, up to reversal and symmetry); then the censuses (tours counted, per
-    board and kind) and the tree-size estimates. The tables fit the terminal's width (columns that tell
+    board and kind), the frontier counts (every tour of a board counted at once) and the tree-size estimates. The tables fit the terminal's width (columns that tell
     least are left out on a narrow one: --csv and --json give them all). --csv prints the tour rows, or
     with --census the census rows; --json everything, under keys. Random tie-breaks are counted together
     over their seeds. Exit status 0, or 2 for bad input.
@@ -181,6 +195,7 @@ def results(
             return _print_reach(opened, name, as_json, as_csv)
         summary = [] if censuses else opened.summary(name)
         stored_censuses = opened.censuses(name)
+        frontier = [FrontierRow(count) for count in opened.frontier_counts(name)]
         estimates = [] if censuses else opened.estimates(name)
         failures = opened.failures(name)
     rows = [TourRow.of(row) for row in summary]
@@ -192,6 +207,7 @@ def results(
                 "job": name,
                 "tours": [row.to_json() for row in rows],
                 "censuses": [row.to_json() for row in counted],
+                "frontier_counts": [row.to_json() for row in frontier],
                 "estimates": [estimate_json(estimate) for estimate in estimates],
                 "failures": [
                     {"task": key, "what": what, "attempts": attempts, "reason": reason}
@@ -209,38 +225,53 @@ def results(
         else:
             writer.writerows(row.cells(grouped=False) for row in rows)
     else:
-        _print_table(rows, counted, estimated, failures)
+        _print_table(rows, counted, frontier, estimated, failures)
     return 0
 
 
 def _print_table(
     rows: list[TourRow],
     counted: list[CensusRow],
+    frontier: list[FrontierRow],
     estimated: list[EstimateRow],
     failures: list[tuple[str, str, int, str]],
 ) -> None:
     console = _console()
-    if not rows and not counted and not estimated:
+    if not rows and not counted and not frontier and not estimated:
         console.print(f"The store holds no results yet: run `{run_everything()}`.")
         return
-    if rows:
-        title = (
+    tables = (  # title, columns, rows' cells, the text columns
+        (
             "Sweep results: full tours, the starts that gave one, and the distinct full tours "
-            "(directed, up to reversal, up to reversal and symmetry)"
-        )
-        cells = [row.cells() for row in rows]
-        typer.echo(_fitted(console, title, COLUMNS, cells, left=("job", "board", "method", "params")))
-    if counted:
-        title = "Censuses: every tour counted (directed; closed tours from every square), once all units are done"
-        cells = [row.cells() for row in counted]
-        typer.echo(_fitted(console, title, CENSUS_COLUMNS, cells, left=("jobs", "board", "kind", "removed", "starts")))
-    if estimated:
-        title = (
+            "(directed, up to reversal, up to reversal and symmetry)",
+            COLUMNS,
+            [row.cells() for row in rows],
+            ("job", "board", "method", "params"),
+        ),
+        (
+            "Censuses: every tour counted (directed; closed tours from every square), once all units are done",
+            CENSUS_COLUMNS,
+            [row.cells() for row in counted],
+            ("jobs", "board", "kind", "removed", "starts"),
+        ),
+        (
+            "Frontier counts: every tour of a board counted at once, from no start in particular (open: directed "
+            "tours; closed: tours as cycles), the most frontier states held at once and in all, and the time",
+            FRONTIER_COLUMNS,
+            [row.cells() for row in frontier],
+            ("jobs", "board", "kind", "removed"),
+        ),
+        (
             "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
-            "tours), exact counts where the task made them, and the plain search's speed"
-        )
-        cells = [row.cells() for row in estimated]
-        typer.echo(_fitted(console, title, ESTIMATE_COLUMNS, cells, left=("jobs", "board", "start")))
+            "tours), exact counts where the task made them, and the plain search's speed",
+            ESTIMATE_COLUMNS,
+            [row.cells() for row in estimated],
+            ("jobs", "board", "start"),
+        ),
+    )
+    for title, headings, cells, left in tables:
+        if cells:
+            typer.echo(_fitted(console, title, headings, cells, left=left))
     for _key, what, attempts, reason in failures:
         console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
 

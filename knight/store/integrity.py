@@ -27,7 +27,7 @@ from typing import Any
 
 from knight.engine.board import size_text
 from knight.store import definitions, references
-from knight.tasks import CENSUS, ESTIMATE, TaskResult, validate
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER, TaskResult, validate
 
 __all__ = [
     "CHECKSUM_FUNCTION",
@@ -288,5 +288,8 @@ def _jobs(jobs: str | None) -> tuple[str, ...]:
 
 def _problem(key: str, method: str, n: int, m: int, row: int, col: int, jobs: str | None, what: str) -> Problem:
     unit = " unit" if method in (CENSUS, ESTIMATE) else ""
-    task = f"({method}{unit} on {size_text(n, m)} from ({row}, {col}))"
+    if method == FRONTIER:  # a count of the whole board, from no start square
+        task = f"({method} count of {size_text(n, m)})"
+    else:
+        task = f"({method}{unit} on {size_text(n, m)} from ({row}, {col}))"
     return Problem(key, task, _jobs(jobs), what)

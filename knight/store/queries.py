@@ -81,9 +81,20 @@ def failures(db: sqlite3.Connection, job: str | None = None) -> list[tuple[str, 
         (job, job),
     )
     return [
-        (key, f"{method} {params} {size_text(n, m)} from ({row}, {col})", attempts, error)
+        (key, _failed_task(method, params, n, m, row, col), attempts, error)
         for key, method, params, n, m, row, col, attempts, error in rows
     ]
+
+
+def _failed_task(method: str, params: str, n: int, m: int, row: int, col: int) -> str:
+    """What a failed task is, for its line: a frontier count as the runner says it (``frontier 6x6 open``: it has
+    no start square), any other task with its parameters and start."""
+    if method == FRONTIER:
+        try:
+            return f"{FRONTIER} {FrontierParams.of(json.loads(params)).describe(n, m)}"
+        except (ValueError, TypeError, AttributeError):  # a damaged row (`knight verify` says so): as it is
+            return f"{FRONTIER} {params} {size_text(n, m)}"
+    return f"{method} {params} {size_text(n, m)} from ({row}, {col})"
 
 
 def jobs(db: sqlite3.Connection) -> list[str]:

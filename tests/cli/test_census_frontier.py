@@ -58,6 +58,8 @@ def test_the_count_is_stored_once_and_said_again(
         (["5", "--start", "0,0"], "--start needs --method census"),
         (["4", "5", "--remove", "4,0"], "--remove 4,0 is not on the 4x5 board"),
         (["5", "--max-states", "10"], "counting 5x5 needs more than 10 frontier states"),
+        (["5", "--max-states", "10000000000000"], "--max-states may be at most 10,000,000,000"),  # no OverflowError
+        (["5", "--depth", "2"], "--depth needs --method census"),  # not left unsaid
     ],
 )
 def test_bad_input_is_one_line(
@@ -80,3 +82,38 @@ def test_an_unknown_method_is_one_line(capsys: pytest.CaptureFixture[str], tmp_p
     ran = knight_here(capsys, ["census", "5", "--method", "bogus", "--store", str(tmp_path / "s.sqlite")])
     assert ran.returncode == 2 and ran.stdout == ""
     assert "--method must be census or frontier" in ran.stderr and ran.stderr.count("\n") == 1
+
+
+def test_a_state_cap_for_the_census_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    ran = knight_here(capsys, ["census", "5", "--max-states", "10", "--store", str(tmp_path / "s.sqlite")])
+    assert ran.returncode == 2 and ran.stdout == "" and not (tmp_path / "s.sqlite").exists()
+    assert "--max-states needs --method frontier" in ran.stderr and ran.stderr.count("\n") == 1
+
+
+def test_results_show_the_counts_and_failures_say_no_start(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`knight results` gives every frontier count (a store of them alone holds results), and a failed count is
+    named as the runner names it, with no start square: a count has none."""
+    store = tmp_path / "s.sqlite"
+    counted = json.loads(frontier(capsys, store, "4", "5", "--json")[1])
+    assert frontier(capsys, store, "6", "--closed", "--max-states", "10")[0] == 2
+    shown = knight_here(capsys, ["results", "--store", str(store), "--json"])
+    assert shown.returncode == 0
+    document = json.loads(shown.stdout)
+    (row,) = document["frontier_counts"]
+    seconds = row.pop("seconds")  # as stored; `knight census --json` rounds it
+    assert row == {
+        "jobs": ["frontier-4x5-open"],
+        "board": [4, 5],
+        "kind": "open",
+        "removed": [],
+        "tours": counted["total"],
+        "peak_states": counted["peak_states"],
+        "states": counted["states"],
+    }
+    assert round(seconds, 4) == counted["seconds"]
+    (failure,) = document["failures"]
+    assert failure["what"] == "frontier 6x6 closed" and failure["reason"].startswith("TooManyStates")
+    table = knight_here(capsys, ["results", "--store", str(store)])
+    assert table.returncode == 0 and "holds no results" not in table.stdout
+    assert "Frontier counts" in table.stdout and f"{counted['total']:,}" in table.stdout
+    assert "failed: frontier 6x6 closed after 1 attempt(s)" in table.stdout and "from (0, 0)" not in table.stdout

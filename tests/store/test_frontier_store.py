@@ -83,6 +83,7 @@ def test_a_changed_count_is_found_and_counted_again(tmp_path: Path, capsys: pyte
     assert refused.returncode == 2 and "knight verify --repair" in refused.stderr
     verified = knight_here(capsys, ["verify", "--store", str(path)])
     assert verified.returncode != 0 and key in verified.stdout + verified.stderr
+    assert "(frontier count of " in verified.stdout and "from (0, 0)" not in verified.stdout  # a count has no start
     repaired = knight_here(capsys, ["verify", "--repair", "--store", str(path)])
     assert repaired.returncode == 1 and "dropped" in repaired.stdout  # 1: it found damage
     assert knight_here(capsys, ["verify", "--store", str(path)]).returncode == 0
