@@ -464,6 +464,21 @@ def _carried_on(levels: np.ndarray, squares: int) -> np.ndarray:
     return costs
 
 
+def _bit_count(values: np.ndarray) -> np.ndarray:
+    """The bits set in each of ``values`` (uint64): numpy's ``bitwise_count`` where it has one (numpy 2.0 on), else
+    counted by halves, quarters and bytes (the project needs numpy 1.26 only)."""
+    counter = getattr(np, "bitwise_count", None)
+    if counter is not None:
+        counted: np.ndarray = counter(values)
+        return counted
+    x = np.asarray(values, dtype=np.uint64)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555_5555_5555_5555))
+    x = (x & np.uint64(0x3333_3333_3333_3333)) + ((x >> np.uint64(2)) & np.uint64(0x3333_3333_3333_3333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F_0F0F_0F0F_0F0F)
+    bytes_added: np.ndarray = (x * np.uint64(0x0101_0101_0101_0101)) >> np.uint64(56)  # wraps: the top byte's sum
+    return bytes_added.astype(np.uint8)
+
+
 def _tree_levels(
     board: Board, closed: bool, removed: tuple[Square, ...], prefixes: list[tuple[Square, ...]], budget: int
 ) -> tuple[np.ndarray, bool]:
@@ -492,7 +507,7 @@ def _tree_levels(
     dark = np.bitwise_or.reduce(bit[colour == 1], initial=np.uint64(0))
     free = board_bits & ~bit[first]
     on_dark = colour[first] == 1
-    darks, lights = np.bitwise_count(free & dark).astype(np.int64), np.bitwise_count(free & ~dark).astype(np.int64)
+    darks, lights = _bit_count(free & dark).astype(np.int64), _bit_count(free & ~dark).astype(np.int64)
     other, same = np.where(on_dark, lights, darks), np.where(on_dark, darks, lights)
     fits = other == same + 1 if closed else (other == same) | (other == same + 1)
     levels = [np.ones(len(prefixes), dtype=np.int64)]
@@ -504,7 +519,7 @@ def _tree_levels(
             break  # the next level, as many times the last as the last was the one before, would not fit
         free = board_bits & ~visited
         targets = free | bit[first] if closed else free  # a closed tour comes back to its start
-        degree = np.bitwise_count(targets[:, None] & masks[None, :])
+        degree = _bit_count(targets[:, None] & masks[None, :])
         free_squares = ((free[:, None] >> shifts) & one).astype(bool)
         near = ((masks[current][:, None] >> shifts) & one).astype(bool)
         lost = free_squares & (degree == 0)
@@ -515,7 +530,7 @@ def _tree_levels(
             dead = lost.any(axis=1) | home | (singles > 1) | (ones & ~near).any(axis=1)
             forced = singles == 1
         else:
-            dead = (lost & ~near).any(axis=1) | (lost.any(axis=1) & (np.bitwise_count(free) > 1))
+            dead = (lost & ~near).any(axis=1) | (lost.any(axis=1) & (_bit_count(free) > 1))
             dead |= (singles > 2) | ((ones & ~near).sum(axis=1) > 1)
             forced = singles == 2
         moves = free_squares & near & ~dead[:, None]

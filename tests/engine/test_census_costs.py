@@ -89,3 +89,12 @@ def test_more_units_than_the_budget_weigh_one_each():
     units = census_units(Board(6, 6), depth=3)  # 322 units
     assert unit_costs(units, budget=300) == [1.0] * len(units)
     assert len(set(unit_costs(units))) > 10
+
+
+@pytest.mark.parametrize(("board", "options"), [(Board(5, 5), {}), (Board(6, 6), {}), (Board(6, 6), {"closed": True})])
+def test_the_costs_are_the_same_without_numpys_bit_count(monkeypatch, board, options):
+    """numpy's bitwise_count came with numpy 2.0; the project asks for numpy 1.26 on: without it, the same costs."""
+    units = census_units(board, **options)
+    with_it = unit_costs(units)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    assert unit_costs(units) == with_it
