@@ -55,12 +55,15 @@ def duration(seconds: float) -> str:
 
     >>> duration(0.0042), duration(0.26), duration(17.8), duration(2460), duration(3725)
     ('0.0042 s', '0.26 s', '18 s', '41 min', '1 h 2 min')
+
+    Rounded first, then said: 59.7 s is ``1 min`` (not ``60 s``), 3,599 s ``1 h 0 min`` (not ``60 min``).
     """
     if seconds < 0.001:
         return "under 0.001 s"
-    if seconds < 60:
+    if seconds < 59.5:  # 59.5 s and more round to 60 s: a minute
         return f"{float(f'{seconds:.2g}'):g} s"
-    if seconds < 3600:
-        return f"{round(seconds / 60)} min"
-    hours, minutes = divmod(round(seconds / 60), 60)
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min"

@@ -15,7 +15,7 @@ from runner_helpers import write_job
 
 from knight.report.answers import ANSWERS
 from knight.report.answers.common import StoreData
-from knight.report.answers.eiffel_counts import LITERATURE, AllTours, eiffel_all
+from knight.report.answers.eiffel_counts import LITERATURE, AllTours, ExactCount, beyond, eiffel_all
 from knight.report.context import build_context
 from knight.report.data import load_store
 from knight.report.records import Results
@@ -134,3 +134,19 @@ def test_a_disagreement_is_said_loudly(stored: Path, monkeypatch: pytest.MonkeyP
     verdicts = re.findall(r'<td class="verdict \w+">(\w+)</td>', section)
     assert sorted(verdicts) == ["agree"] * (len(answer.both_ways) - 1) + ["disagree"]  # the others still agree
     assert f"enumeration counts {wrong.tours:,}, the frontier method {wrong.tours + 2:,}" in text(section)
+
+
+def test_the_literature_is_cited_for_every_board_no_count_here_covers() -> None:
+    """Beyond means not within a board counted here, either way round: a long thin board of more squares than
+    7 x 7 does not make 7 x 7's count the project's own (it hid it when judged by squares alone)."""
+    counted = [ExactCount(13, 4, False, frontier=1), ExactCount(6, 7, True, frontier=1)]
+    cited = {(c.n, c.m, c.closed) for c in beyond(counted)}
+    assert {(6, 6, False), (7, 7, False), (8, 8, False), (8, 8, True)} == cited  # 6 x 7 closed covers 6 x 6's
+    assert not beyond([ExactCount(8, 8, False, frontier=1), ExactCount(8, 9, True, frontier=1)])
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"), [(59.4, "59 s"), (59.7, "1 min"), (3599.0, "1 h 0 min"), (5400, "1 h 30 min")]
+)
+def test_a_time_is_said_after_it_is_rounded(seconds: float, said: str) -> None:
+    assert duration(seconds) == said  # not "60 s", not "60 min"

@@ -258,6 +258,17 @@ def exact_counts(censuses: list[CensusRecord], frontier: list[FrontierRecord]) -
 
 
 def beyond(counts: list[ExactCount]) -> list[LiteratureCount]:
-    """The literature's counts of boards larger than the largest of their kind (open or closed) counted here."""
-    largest = {closed: max((c.squares for c in counts if c.closed == closed), default=0) for closed in (False, True)}
-    return [count for count in LITERATURE if count.n * count.m > largest[count.closed]]
+    """The literature's counts of boards beyond those of their kind (open or closed) counted here: no board counted
+    here is as long both ways (either way round). Not merely fewer squares than the largest: 4 × 13 counted, 7 × 7
+    is still the literature's."""
+
+    def sides(n: int, m: int) -> tuple[int, int]:
+        return min(n, m), max(n, m)
+
+    counted = {(c.closed, *sides(c.n, c.m)) for c in counts}
+
+    def covered(cited: LiteratureCount) -> bool:
+        short, long = sides(cited.n, cited.m)
+        return any(closed == cited.closed and a >= short and b >= long for closed, a, b in counted)
+
+    return [count for count in LITERATURE if not covered(count)]
