@@ -203,6 +203,8 @@ def main() -> None:
     parser.add_argument("command", nargs="*", help="one knight command to time instead of the default two")
     options = parser.parse_args()
     commands = [tuple(options.command)] if options.command else list(COMMANDS)
+    if any("=" not in text for text in options.version or []):
+        parser.error("--version takes NAME=DIR: a name for the version, and the folder of its copy of knight")
     versions = [tuple(text.split("=", 1)) for text in options.version or []] or [("this", "")]
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     results: dict[tuple[str, tuple[str, ...]], list[Run]] = {}
@@ -210,6 +212,9 @@ def main() -> None:
         for command in commands:
             for name, path in versions:
                 events, wall = run_once(command, options.reporter, options.python, path or None)
+                if not events:  # nothing ran (theory ruled every tour out, or the store had it): nothing to judge
+                    print(f"{name}: knight {' '.join(command)} #{repeat + 1}: no result, no time left to judge")
+                    continue
                 run = Run([judge(events, fraction) for fraction in FRACTIONS], events[-1]["t"], wall)
                 results.setdefault((name, command), []).append(run)
                 figures = ", ".join(
