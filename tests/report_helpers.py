@@ -69,3 +69,13 @@ def pdf_pages(path: Path) -> list[str]:
 def numbers(text: str) -> set[str]:
     """The numbers in ``text``, thousands separators dropped ("1,728" is 1728; "(0, 0)" is two zeros)."""
     return {token.replace(",", "") for token in re.findall(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?", text)}
+
+
+#: A course file whose key is public from DAY on (tests/report/test_site.py, tests/test_docs.py).
+COURSE = """title = "Knight's tours"
+class = "CS 1, spring"
+due = 2030-03-01
+time_zone = "Europe/Berlin"
+key_public_from = 2030-03-04
+"""
+DAY_BEFORE, DAY = "2030-03-03", "2030-03-04"

@@ -76,7 +76,7 @@ def test_the_command_reference_is_built_from_every_command_and_option():
 
 def test_the_site_copies_the_built_docs_without_sphinxs_own_files(tmp_path, capsys):
     from cli_helpers import knight_cli
-    from test_site import COURSE, DAY_BEFORE
+    from report_helpers import COURSE, DAY_BEFORE
 
     course = tmp_path / "course.toml"
     course.write_text(COURSE, encoding="utf-8")

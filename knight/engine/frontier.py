@@ -54,11 +54,11 @@ __all__ = [
 
 #: The longest shorter side the compiled kernel's 64-bit states hold: 2·7 + 1 squares of 4 bits.
 MAX_SHORT_SIDE = 7
-#: The state table's default cap: ~10^8 states. A step holds its states (16 bytes each) and the next's table
-#: (16-byte slots, three quarters filled at most, never more than hold the cap: 2^27 slots, 2.1 GB) and, while
-#: that grows, the half-size table it leaves: 4.8 GB at the cap, about 50 bytes a state (80 at worst, for a
-#: cap just past what a power of two of slots holds).
-DEFAULT_MAX_STATES = 100_000_000
+#: The state table's default cap: 2·10^8 states, room for 7 x 7's open tours (158 M at the peak). A step holds
+#: its states (16 bytes each) and the next's table (16-byte slots, three quarters filled at most, never more
+#: than hold the cap: 4.3 GB) and, while that grows, the table it leaves (two thirds as large): at most about
+#: 10 GB at the cap, 50 bytes a state; 7 x 7 open took 6 GB.
+DEFAULT_MAX_STATES = 200_000_000
 
 #: Codes of a frontier square (see the module's docstring).
 EMPTY, DONE, TAIL, FIRST_PATH = 0, 1, 2, 3

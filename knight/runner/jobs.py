@@ -50,7 +50,7 @@ square in particular (``starts`` is left out); its result goes to the store's ``
     method = "frontier"
     params = {closed = [false, true], removed = [[0, 0]], max_states = 200_000_000}
                                         # closed: a grid axis; removed: one set of squares; max_states: the
-                                        # state cap (default 100,000,000), how far a run may go: not in the key
+                                        # state cap (default 200,000,000), how far a run may go: not in the key
 
 Every size is bounded, and checked before anything is listed: a board's sides at most
 :data:`MAX_SIDE` in a range (``"5..4096"``) and its squares at most 16,777,216; at most
@@ -126,7 +126,7 @@ SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE, FRONTIER)
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
-#: The largest state cap a frontier sweep may set (about 100 bytes a state: a terabyte).
+#: The largest state cap a frontier sweep may set (about 50 bytes a state: half a terabyte).
 MAX_STATE_CAP = 10_000_000_000
 #: The largest side a board range may reach ("A..B" with B at most this): 4096 x 4096 is the board limit.
 MAX_SIDE = 4096

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import knight_cli
-from report_helpers import SMALL_JOB, html_text, numbers, pdf_pages
+from report_helpers import COURSE, DAY, DAY_BEFORE, SMALL_JOB, html_text, numbers, pdf_pages
 from runner_helpers import knight, write_job
 
 from knight.errors import InvalidInput
@@ -25,13 +25,6 @@ from knight.report.course import parse_course
 from knight.report.questions import documents, questions
 from knight.report.render import TEMPLATES
 
-COURSE = """title = "Knight's tours"
-class = "CS 1, spring"
-due = 2030-03-01
-time_zone = "Europe/Berlin"
-key_public_from = 2030-03-04
-"""
-DAY_BEFORE, DAY = "2030-03-03", "2030-03-04"
 KEY_LINK = re.compile(r"knights-tour\.(?:html|pdf)")
 
 
