@@ -79,7 +79,9 @@ def census(
     ] = "census",
     max_states: Annotated[
         int | None,
-        typer.Option(help="--method frontier: stop when the frontier holds more states (default 200,000,000: ~10 GB at most)."),
+        typer.Option(
+            help="--method frontier: stop when the frontier holds more states (default 200,000,000: ~10 GB at most)."
+        ),
     ] = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
