@@ -11,6 +11,7 @@ from cli_helpers import knight_here
 
 from knight.engine import Board
 from knight.engine.census import census
+from knight.runner.jobs import MAX_STATE_CAP
 from knight.store import Store
 
 
@@ -58,7 +59,7 @@ def test_the_count_is_stored_once_and_said_again(
         (["5", "--start", "0,0"], "--start needs --method census"),
         (["4", "5", "--remove", "4,0"], "--remove 4,0 is not on the 4x5 board"),
         (["5", "--max-states", "10"], "counting 5x5 needs more than 10 frontier states"),
-        (["5", "--max-states", "10000000000000"], "--max-states may be at most 10,000,000,000"),  # no OverflowError
+        (["5", "--max-states", str(10**13)], f"--max-states may be at most {MAX_STATE_CAP:,}"),  # no OverflowError
         (["5", "--depth", "2"], "--depth needs --method census"),  # not left unsaid
     ],
 )
