@@ -40,6 +40,7 @@ import os
 import re
 import sys
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -128,7 +129,13 @@ class Kernel:
         if self._jit is None:
             numba = import_numba()
             register_steps()
-            self._jit = numba.njit(cache=True, nogil=True)(_named_after_its_steps(self.python))
+            dispatcher = numba.njit(cache=True, nogil=True)(_named_after_its_steps(self.python))
+            with warnings.catch_warnings():
+                # Inlining a step into a kernel more than once trips a check numba calls pedantic ("variable ... is
+                # not in scope") and asks to be reported; the code it makes is right (the three-way kernel tests).
+                warnings.simplefilter("ignore", numba.core.errors.NumbaIRAssumptionWarning)
+                dispatcher.compile(self.signature)  # now, from numba's disk cache when there
+            self._jit = dispatcher
         return self._jit
 
     def choose(self, squares: int, compiled: bool | None = None) -> Callable[..., Any]:
