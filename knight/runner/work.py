@@ -79,12 +79,23 @@ def _frontier(task: Task) -> TaskResult:
         params = task.frontier
         _warmed(FRONTIER)  # a kernel compiled just in time is compiled before the clock starts
         began = time.perf_counter()
+        width, rows = min(task.n, task.m), max(task.n, task.m)
+
+        def swept(square: int, states: int) -> None:  # a count may take minutes: each row said (knight -v)
+            if square % width == width - 1:
+                row = square // width + 1
+                elapsed = time.perf_counter() - began
+                log.info(
+                    "%s: row %d of %d swept, %s states, %.1f s", task.describe(), row, rows, f"{states:,}", elapsed
+                )
+
         counted = frontier_count(
             task.board,
             closed=params.closed,
             removed=params.removed,
             max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
             compiled=True,
+            progress=swept,
         )
         seconds = time.perf_counter() - began
     except TooManyStates as error:  # a limit reached, not a fault: the run's summary says it (no warning here)

@@ -171,3 +171,16 @@ def test_a_frontier_count_is_run_first_and_alone() -> None:
     assert [task for chunk in chunks for task in chunk] == ordered
     middle = split([*tours[:9], counts[0], *tours[9:]], 1)  # among others: the ones before, then it alone
     assert [counts[0]] in middle and all(len(chunk) == 1 or counts[0] not in chunk for chunk in middle)
+
+
+def test_a_count_says_each_row_it_has_swept(caplog: pytest.LogCaptureFixture) -> None:
+    from knight.runner.jobs import frontier_job
+    from knight.runner.work import run_task
+
+    (task,) = frontier_job(Board(4, 5), FrontierParams(closed=False, removed=())).tasks()
+    with caplog.at_level("INFO", logger="knight.runner.work"):
+        result = run_task(task)
+    assert result.ok and result.frontier is not None and result.frontier.tours == census(Board(4, 5)).total
+    rows = [record.getMessage() for record in caplog.records if "swept" in record.getMessage()]
+    assert [line.split(": row ")[1].split(" of ")[0] for line in rows] == ["1", "2", "3", "4", "5"]  # 4 wide, 5 long
+    assert all(" of 5 swept, " in line for line in rows)
