@@ -201,11 +201,9 @@ def _frontier(
         raise InvalidInput(f"--method must be census or frontier, got {method!r}")
     if start is not None:
         raise InvalidInput("--start needs --method census: the frontier method counts every tour at once")
+    if max_states is not None and max_states > MAX_STATE_CAP:  # as a job file's cap: a table's slots, memory
+        raise InvalidInput(f"--max-states may be at most {MAX_STATE_CAP:,} (some 150 GB), got {max_states:,}")
     check_frontier_board(board, DEFAULT_MAX_STATES if max_states is None else max_states)
-    if max_states is not None and max_states > MAX_STATE_CAP:  # as a job file's cap: the kernel's int64 and memory
-        raise InvalidInput(
-            f"--max-states may be at most {MAX_STATE_CAP:,} (about 50 bytes a state), got {max_states:,}"
-        )
     for square in removed:
         if not board.contains(square):
             raise InvalidInput(f"--remove {square[0]},{square[1]} is not on the {board} board")

@@ -45,6 +45,7 @@ from knight.errors import InvalidInput
 __all__ = [
     "MAX_SHORT_SIDE",
     "DEFAULT_MAX_STATES",
+    "MAX_STATES",
     "FrontierCount",
     "TooManyStates",
     "frontier_count",
@@ -59,6 +60,9 @@ MAX_SHORT_SIDE = 7
 #: than hold the cap: 4.3 GB) and, while that grows, the table it leaves (two thirds as large): at most about
 #: 10 GB at the cap, 50 bytes a state; 7 x 7 open took 6 GB.
 DEFAULT_MAX_STATES = 200_000_000
+#: The largest cap: a table that holds it has fewer than 2^32 slots, as a key's slot is computed
+#: (:func:`knight.engine.frontier_kernel.frontier_slot`); some 150 GB.
+MAX_STATES = 3_000_000_000
 
 #: Codes of a frontier square (see the module's docstring).
 EMPTY, DONE, TAIL, FIRST_PATH = 0, 1, 2, 3
@@ -212,6 +216,8 @@ def check_frontier_board(board: Board, max_states: int = DEFAULT_MAX_STATES) -> 
         )
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise InvalidInput(f"the state cap must be a positive whole number, got {max_states!r}")
+    if max_states > MAX_STATES:
+        raise InvalidInput(f"the state cap may be at most {MAX_STATES:,} (some 150 GB), got {max_states:,}")
 
 
 def table_slots(states: int) -> int:

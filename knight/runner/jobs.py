@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from knight.engine import METHODS, Board, InvalidInput
 from knight.engine.board import Square
 from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, census_size
-from knight.engine.frontier import check_frontier_board
+from knight.engine.frontier import MAX_STATES, check_frontier_board
 from knight.engine.parameters import Params, ParamValue
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
@@ -126,8 +126,8 @@ SWEEP_METHODS = (*METHODS, CENSUS, ESTIMATE, FRONTIER)
 MAX_PROBES = 10_000_000
 #: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
 MAX_RATE_NODES = 200_000_000
-#: The largest state cap a frontier sweep may set (about 50 bytes a state: half a terabyte).
-MAX_STATE_CAP = 10_000_000_000
+#: The largest state cap a frontier sweep may set: the engine's (a table of fewer than 2^32 slots, some 150 GB).
+MAX_STATE_CAP = MAX_STATES
 #: The largest side a board range may reach ("A..B" with B at most this): 4096 x 4096 is the board limit.
 MAX_SIDE = 4096
 #: The most boards one sweep may list.

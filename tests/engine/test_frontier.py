@@ -11,6 +11,7 @@ from knight.engine.board import Board
 from knight.engine.census import census
 from knight.engine.frontier import (
     MAX_SHORT_SIDE,
+    MAX_STATES,
     TooManyStates,
     frontier_count,
     frontier_count_reference,
@@ -94,6 +95,9 @@ def test_the_state_cap_stops_the_count() -> None:
         frontier_count_reference(Board(5, 5), max_states=10)
     with pytest.raises(InvalidInput, match="positive whole number"):
         frontier_count_reference(Board(5, 5), max_states=0)
+    with pytest.raises(InvalidInput, match="at most 3,000,000,000"):  # a table's slots must stay under 2^32
+        frontier_count(Board(5, 5), max_states=MAX_STATES + 1)
+    assert 4 * MAX_STATES // 3 + 16 < 2**32
 
 
 @pytest.mark.parametrize(("n", "m", "closed"), [(3, 4, False), (4, 5, False), (3, 10, True), (4, 4, False)])
