@@ -224,8 +224,8 @@ def _frontier(
         found = results.frontier_counts(job.name)
         failures = results.failures(job.name)
     if not found:
+        past_cap = failure_reason(TooManyStates(""))  # how a count past the cap is stored: its reason's start
         for _, what, attempts, reason in failures:
-            past_cap = failure_reason(TooManyStates(""))
             if reason.startswith(past_cap):  # the cap, --max-states: bad input, in one line
                 raise TooManyStates(reason[len(past_cap) :])
             typer.echo(f"knight: failed: {what} after {attempts} attempt(s): {reason}", err=True)

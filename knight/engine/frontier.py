@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -158,12 +159,13 @@ class SweepLayout:
         ``square`` ends a row, so that the squares swept are the whole rows above, and the board with its removed
         squares is its own mirror image. The tours that complete a state and those that complete its mirror image
         are then mirror images of each other, as many: the two states' ways are added under one of them."""
+        return square % self.width == self.width - 1 and self.width > 1 and self.symmetric
+
+    @cached_property
+    def symmetric(self) -> bool:
+        """Whether the board with its removed squares is its own mirror image (columns reversed)."""
         w = self.width
-        return (
-            square % w == w - 1
-            and w > 1
-            and all(self.absent[i] == self.absent[i - i % w + w - 1 - i % w] for i in range(self.squares))
-        )
+        return all(self.absent[i] == self.absent[i - i % w + w - 1 - i % w] for i in range(self.squares))
 
     def mirrored(self) -> list[int]:
         """For each position of a state kept after a row's last square, the position its mirror image takes the
