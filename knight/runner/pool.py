@@ -16,10 +16,12 @@ starts a new pool, by spawn: every worker loads the kernels again), and ``multip
 waits forever. Measured (``benchmarks/pool_choice.py``, the sweep benchmark's 10,240 tasks, best of 5,
 interleaved, on this shared 2-core machine): see that file's docstring for the figures.
 
-Two races of pebble are covered here (both when a worker dies moments after it sent a chunk's results
-and took the next): pebble may blame the chunk it had finished (its slot says so: the chunk is run
-again, no task blamed), and then wait for ever on the chunk it had taken (its slot names the dead
-pid: :meth:`ProcessPool._orphans`). A worker killed at the very moment it takes a chunk off pebble's
+Two races of pebble are covered here. When a worker dies moments after it sent a chunk's results and
+took the next, pebble may blame the chunk it had finished (its slot says so: the chunk is run again, no
+task blamed). And when a worker dies moments after it took a chunk, pebble may look for the dead
+worker's chunk before it has read the worker's note that it took one: then it reports nothing, and
+waits for ever on that chunk (seen under load: a census whose worker is killed at one task hung, 2 runs
+in 10). Such a chunk's slot names a worker that is gone: :meth:`ProcessPool._orphans`. A worker killed at the very moment it takes a chunk off pebble's
 channel leaves the channel locked (pebble issue #163): pebble's workers give up on it after 60 s and
 the pool breaks; then a new pool takes over the chunks in flight (:class:`BrokenProcessPool`).
 """
@@ -264,9 +266,13 @@ class ProcessPool:
             _end(pool, stop=False)
 
     def _orphans(self, sent: dict[Future[list[TaskResult]], _Sent], slots: _Slots) -> list[Future[list[TaskResult]]]:
-        """Chunks whose worker pebble has reported dead but which pebble still holds as running (it read the dead
-        worker's note that it had taken them after it reported the death): cancelled, to be handled as lost."""
-        orphans = [future for future, item in sent.items() if slots.read(item.slot)[0] in self.dead]
+        """Chunks that pebble still holds as running on a worker that is gone (whether pebble reported its death
+        or not: see the module's docstring): cancelled, to be handled as lost."""
+        orphans = [
+            future
+            for future, item in sent.items()
+            if (pid := slots.read(item.slot)[0]) and (pid in self.dead or _gone(pid))
+        ]
         for future in orphans:
             future.cancel()
         return orphans
@@ -320,8 +326,24 @@ class ProcessPool:
 
 
 def _how(code: int | None) -> str:
-    """How a worker ended, from its exit status."""
-    return f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+    """How a worker ended, from its exit status (None: pebble did not report it)."""
+    if code is None:
+        return "ended"
+    return f"killed by signal {-code}" if code < 0 else f"exited with status {code}"
+
+
+def _gone(pid: int) -> bool:
+    """Whether the worker ``pid`` has ended. Pebble reaps its workers as it finds them dead, so that an ended
+    worker's pid names no process (a zombie, not reaped yet, counts as alive: it is found at the next look)."""
+    if os.name != "posix":  # signal 0 means something else there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # the pid is another user's process now: ours has ended
+        return True
+    return False
 
 
 def _end(pool: pebble.ProcessPool, stop: bool) -> None:

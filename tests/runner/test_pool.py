@@ -1,6 +1,8 @@
-"""How the process pool cuts a sweep into chunks."""
+"""How the process pool cuts a sweep into chunks, and finds the chunks lost with a worker."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -274,3 +276,27 @@ def test_pebbles_race_costs_no_result_and_blames_the_task_the_worker_died_on(mon
     assert len(results) == len(attempts) == len(tasks)  # every task once: none lost, none twice
     second_chunk_first_task = tasks[2]  # chunks of 2 tasks: the second chunk starts at the third task
     assert attempts.pop(second_chunk_first_task.key) == 2 and set(attempts.values()) == {1}
+
+
+def test_a_chunk_held_for_a_worker_that_is_gone_is_an_orphan_even_unreported():
+    """Pebble may never report a worker that died just after it took a chunk (it looked for the worker's chunk before
+    reading the worker's note that it took one): the chunk is found by its slot naming a pid that has ended."""
+    import subprocess
+    import sys
+    from concurrent.futures import Future
+
+    from knight.runner.pool import ProcessPool, _Sent, _Slots
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # reaped, as pebble reaps its workers
+    pool = ProcessPool(2)
+    pool.dead = {}  # pebble has reported no death
+    slots = _Slots(pool.context, 3)
+    sent: dict[Future, _Sent] = {}
+    for pid in (ended.pid, os.getpid(), 0):  # gone; running; not started yet (no pid noted)
+        slot = slots.take()
+        slots.array[2 * slot] = pid
+        sent[Future()] = _Sent([], slot)
+    orphans = pool._orphans(sent, slots)
+    assert [slots.read(sent[future].slot)[0] for future in orphans] == [ended.pid]
+    assert all(future.cancelled() for future in orphans)
