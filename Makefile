@@ -98,8 +98,11 @@ lint: $(DEV_STAMP)
 docs: $(DEV_STAMP)
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 
+# The suite runs on every core (pytest-xdist), a test file to a worker (its module fixtures made once):
+# TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= auto
 test: $(DEV_STAMP) system-libraries kernels browser lint docs
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The suite as a clone without the kernels compiled ahead of time runs it (KNIGHT_AOT=0: numba's JIT and plain
 # Python run them; tests/test_kernels_aot.py still builds the module for its own tests and puts it away after), in a

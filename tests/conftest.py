@@ -12,6 +12,10 @@ from hypothesis import settings
 # A kernel called with other types than it declares is an error in the tests, not a quiet fall-back to the JIT:
 # the ahead-of-time module (knight/aot.py) is used for every call it can take.
 os.environ.setdefault("KNIGHT_AOT", "strict")
+# The tables' width follows $COLUMNS (knight results): the tests expect a pipe's, whatever terminal runs them
+# (pytest-xdist's workers set COLUMNS=80).
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
