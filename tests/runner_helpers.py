@@ -78,6 +78,23 @@ def wait_for_results(store: Path, at_least: int, process: subprocess.Popen, time
     raise AssertionError(f"fewer than {at_least} results after {timeout} s")
 
 
+def wait_until_knight_catches_signals(process: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until ``process`` (a `knight` command) runs knight's own code: its entry point catches SIGTERM (Linux,
+    where /proc shows the signals a process catches; elsewhere no wait). Before that the interpreter is still
+    starting, and an interruption there is Python's own: a traceback, or "Fatal Python error" while it imports
+    its site module, which no code of knight's can catch (under load that takes longer than 0.3 s)."""
+    status = Path(f"/proc/{process.pid}/status")
+    if not status.exists():
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        caught = next((line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigCgt:")), "0")
+        if int(caught, 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"knight did not start within {timeout} s (or ended first: {process.poll()})")
+
+
 def end_session(process: subprocess.Popen) -> None:
     """Make sure a process the test started, and any worker it left, is gone."""
     try:

@@ -14,7 +14,16 @@ import time
 
 import psutil
 import pytest
-from runner_helpers import end_session, knight, start_knight, stored_results, summary, wait_for_results, write_job
+from runner_helpers import (
+    end_session,
+    knight,
+    start_knight,
+    stored_results,
+    summary,
+    wait_for_results,
+    wait_until_knight_catches_signals,
+    write_job,
+)
 
 SWEEP = """
 name = "faulty"
@@ -274,10 +283,12 @@ def test_a_failure_in_the_other_run_is_in_both_runs_summaries(tmp_path, job):
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_an_interruption_at_any_stage_of_a_command_is_one_line_and_status_130(tmp_path, how):
-    """While the command line loads, while the kernels load, and while a big tour is built or printed."""
-    for after in (0.3, 1.0, 2.5):
+    """While the command line loads, while the kernels load, and while a big tour is built or printed (the times
+    from the moment knight's entry point runs: before it, the interpreter is still starting)."""
+    for after in (0.05, 1.0, 2.5):
         command = start_knight(["tour", "1500", "--tie", "roth", "--json"], tmp_path / "unused.sqlite")
         try:
+            wait_until_knight_catches_signals(command)
             time.sleep(after)
             command.send_signal(how)
             _, err = command.communicate(timeout=60)
