@@ -16,14 +16,16 @@ starts a new pool, by spawn: every worker loads the kernels again), and ``multip
 waits forever. Measured (``benchmarks/pool_choice.py``, the sweep benchmark's 10,240 tasks, best of 5,
 interleaved, on this shared 2-core machine): see that file's docstring for the figures.
 
-Two races of pebble are covered here. When a worker dies moments after it sent a chunk's results and
-took the next, pebble may blame the chunk it had finished (its slot says so: the chunk is run again, no
-task blamed). And when a worker dies moments after it took a chunk, pebble may look for the dead
-worker's chunk before it has read the worker's note that it took one: then it reports nothing, and
-waits for ever on that chunk (seen under load: a census whose worker is killed at one task hung, 2 runs
-in 10). Such a chunk's slot names a worker that is gone: :meth:`ProcessPool._orphans`. A worker killed at the very moment it takes a chunk off pebble's
-channel leaves the channel locked (pebble issue #163): pebble's workers give up on it after 60 s and
-the pool breaks; then a new pool takes over the chunks in flight (:class:`BrokenProcessPool`).
+Races of pebble covered here. When a worker dies moments after it sent a chunk's results and took the
+next, pebble may blame the chunk it had finished (its slot says so: the chunk is run again, no task
+blamed) and hold the one it had taken as running for ever. When a worker dies moments after it took a
+chunk, pebble may look for the dead worker's chunk before it has read the worker's note that it took
+one: then it reports nothing at all, and holds that chunk for ever too (seen under load: a census whose
+worker is killed at one task hung, 2 runs in 10). Either way the chunk's slot names a worker that is
+gone: :meth:`ProcessPool._orphans`. A worker killed
+at the very moment it takes a chunk off pebble's channel leaves the channel locked (pebble issue #163):
+pebble's workers give up on it after 60 s and the pool breaks; then a new pool takes over the chunks in
+flight (:class:`BrokenProcessPool`).
 """
 
 from __future__ import annotations
