@@ -21,7 +21,7 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def run_logging(
     try:
         yield None if method == "fork" else _WorkerSetup(sending, os.getpid(), logger.level)
     finally:
-        receiver.close()
+        receiver.close(sending)
         receiving.close()
         sending.close()
         logger.handlers.clear()
@@ -114,6 +114,8 @@ class _Receiver(threading.Thread):
                 continue
             except OSError:  # the socket is gone
                 return
+            if not data:  # the run's end (see close): every record sent before it has been read
+                return
             try:
                 record = logging.makeLogRecord(pickle.loads(data[4:]))  # after DatagramHandler's length prefix
             except Exception as error:  # noqa: BLE001 - a record cut short: say so, and go on with the next
@@ -121,9 +123,12 @@ class _Receiver(threading.Thread):
                 continue
             self.handler.handle(record)
 
-    def close(self) -> None:
-        """Write what the workers have sent, then end (the run has stopped them)."""
+    def close(self, sender: socket.socket) -> None:
+        """Write what the workers have sent, then end (the run has stopped them). An empty datagram, queued after
+        all theirs, ends the thread at once (it waited for its next poll, 20-40 ms of every run's end)."""
         self.closed.set()
+        with suppress(OSError):  # not sent: the thread ends at its next poll
+            sender.send(b"")
         self.join()
 
 

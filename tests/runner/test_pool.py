@@ -128,6 +128,31 @@ def test_a_worker_that_dies_just_after_sending_results_has_the_right_task_retrie
     assert stored == {(0, 0): 1, (0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 1}
 
 
+def test_the_logging_thread_ends_with_the_run_without_waiting_for_its_next_poll(monkeypatch):
+    """The run's end wakes the receiver (an empty datagram after every record): with a poll of a minute, the run
+    still ends at once, and a record sent just before the end is written."""
+    import io
+    import logging
+    import multiprocessing
+    import time
+
+    from knight.runner import logs
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the test forks its worker")  # pragma: no cover - Linux has it
+    monkeypatch.setattr(logs, "_POLL_SECONDS", 60.0)
+    stream = io.StringIO()
+    with logs.run_logging(False, logging.StreamHandler(stream), "fork"):
+        worker = multiprocessing.get_context("fork").Process(
+            target=lambda: logging.getLogger("knight.test").warning("the last word")
+        )
+        worker.start()
+        worker.join()
+        began = time.monotonic()
+    assert time.monotonic() - began < 30  # not the poll's minute
+    assert "the last word" in stream.getvalue()
+
+
 def test_the_run_does_not_wait_for_the_records_of_a_worker_killed_after_it_sent_them():
     """A worker killed just after it logged: its record is still written, and the run's end does not wait for
     anything of it (the receiver ends with the socket empty)."""
