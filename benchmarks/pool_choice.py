@@ -30,8 +30,11 @@ while other users kept both cores busy: no 2-worker run could have 2 cores, so t
 measured then; the pool-only rounds, taken when the load was lower, show the same speed-up as before.
 
 Again on a quiet machine (load average ~1, 2026-11-29), best of 5: pebble 3.59 / 1.89 s, 1.90x; stdlib 3.51 /
-1.88 s, 1.87x; the whole sweep 1.71x (3.69 / 2.16 s), and 1.63-1.72x in six sessions of five rounds that day;
-interleaved with the hand-made pool (``--old``) in two of them: 1.72x and 1.70x against its 1.76x and 1.72x.
+1.88 s, 1.87x; the whole sweep 1.71x (3.69 / 2.16 s), and 1.63-1.72x in six sessions of five rounds that
+morning, while the machine also ran the test suite between them (interleaved with the hand-made pool,
+``--old``, in two: 1.72x and 1.70x against its 1.76x and 1.72x). Later, the machine quiet and the runs' end no
+longer waiting for the log thread's poll (61cc55b): 1.71-1.76x in nine sessions (1-worker 3.62-3.70 s,
+2-worker 2.07-2.14 s), 1.74x for both 61cc55b and the commit before it, interleaved.
 What separates the whole sweep from the pool alone is the runner's own work, the same with either pool: ~0.09 s
 before the first chunk (the job's 10,240 tasks made and registered) and ~0.35 s of CPU while the workers run
 (storing 17 MB of tours ~0.2 s, unpickling them ~0.06, claims ~0.05), which on two cores the workers share.
