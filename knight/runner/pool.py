@@ -47,6 +47,7 @@ import pebble
 
 from knight.errors import KnightError
 from knight.runner.work import init_worker, run_task
+from knight.store.runs import alive
 from knight.tasks import FRONTIER, Task, TaskResult
 
 __all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool", "WorkersLost"]
@@ -269,11 +270,12 @@ class ProcessPool:
 
     def _orphans(self, sent: dict[Future[list[TaskResult]], _Sent], slots: _Slots) -> list[Future[list[TaskResult]]]:
         """Chunks that pebble still holds as running on a worker that is gone (whether pebble reported its death
-        or not: see the module's docstring): cancelled, to be handled as lost."""
+        or not: see the module's docstring): cancelled, to be handled as lost. Pebble reaps its workers as it finds
+        them dead, so that an ended worker's pid names no process (one not reaped yet is found at the next look)."""
         orphans = [
             future
             for future, item in sent.items()
-            if (pid := slots.read(item.slot)[0]) and (pid in self.dead or _gone(pid))
+            if (pid := slots.read(item.slot)[0]) and (pid in self.dead or not alive(pid))
         ]
         for future in orphans:
             future.cancel()
@@ -332,20 +334,6 @@ def _how(code: int | None) -> str:
     if code is None:
         return "ended"
     return f"killed by signal {-code}" if code < 0 else f"exited with status {code}"
-
-
-def _gone(pid: int) -> bool:
-    """Whether the worker ``pid`` has ended. Pebble reaps its workers as it finds them dead, so that an ended
-    worker's pid names no process (a zombie, not reaped yet, counts as alive: it is found at the next look)."""
-    if os.name != "posix":  # signal 0 means something else there
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:  # the pid is another user's process now: ours has ended
-        return True
-    return False
 
 
 def _end(pool: pebble.ProcessPool, stop: bool) -> None:
