@@ -16,6 +16,12 @@ The formats (:data:`FORMATS`):
 Lines of prose around the data (a program's messages) are ignored. Every failure to read is an
 :class:`Unreadable` whose message says why and what would fix it.
 
+The characters are said explicitly, so that the self-check page (``check.js``, a port of this module) reads a
+text exactly as this does: a line ends at one of :data:`LINE_BREAKS` (what :meth:`str.splitlines` splits on),
+a blank is one of :data:`SPACES` (what :meth:`str.isspace`, ``str.strip()`` and ``re``'s ``\\s`` take), and a
+digit is an ASCII digit ``0``–``9`` only (a number written in other digits, ``٣`` or ``３``, is not a number
+here: no program prints one, and JavaScript's ``\\d`` and ``parseInt`` do not read them).
+
 A submission is untrusted, so nothing it declares is allocated or computed before it is checked against
 the bounds: at most :data:`MAX_BYTES` read (from a regular file only, :mod:`knight.grading.files`), a
 number of at most :data:`MAX_DIGITS` digits, a board of at most :data:`MAX_BOARD_SQUARES` squares (checked
@@ -28,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import string
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -40,6 +47,9 @@ from knight.grading.files import read_regular, text_by_bom
 
 __all__ = [
     "FORMATS",
+    "LINE_BREAKS",
+    "SPACES",
+    "too_large",
     "MAX_BYTES",
     "MAX_BOARD_SQUARES",
     "MAX_DIGITS",
@@ -65,6 +75,21 @@ MAX_BOARD_SQUARES = 300_000
 MAX_DIGITS = 12
 #: How deep JSON may nest: ``knight tour --json`` nests 3 deep (the object, its squares, a square).
 MAX_JSON_DEPTH = 16
+#: The characters a line ends at (``\r\n`` is one end): those :meth:`str.splitlines` splits on, said here for
+#: the self-check page, which splits on the same (tests/grading/test_formats_characters.py holds them equal).
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: The blanks between numbers and around a line: those :meth:`str.isspace` is true of (``str.strip()``'s and
+#: ``re``'s ``\s``), said here for the self-check page. Not U+FEFF, the byte-order mark: mid-text it is a
+#: character like any other (JavaScript's ``\s`` and ``trim()`` take it as a blank; the page does not).
+SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def too_large() -> str:
+    """Why a file over :data:`MAX_BYTES` is refused: one line, the same from the command and the self-check page."""
+    return (
+        f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
+        "(an array, a list of squares or knight tour --json)"
+    )
 
 
 @dataclass
@@ -98,10 +123,7 @@ def read_file(
     way from that folder: see :func:`~knight.grading.files.read_regular`)."""
     data = read_regular(path, MAX_BYTES, follow=follow, within=within)
     if len(data) > MAX_BYTES:
-        raise Unreadable(
-            f"the file is larger than {MAX_BYTES // 1_000_000} MB; hand in the tour alone "
-            "(an array, a list of squares or knight tour --json)"
-        )
+        raise Unreadable(too_large())
     return parse_bytes(data, board=board, fmt=fmt)
 
 
@@ -147,13 +169,18 @@ def parse_text(text: str, *, board: Board | None = None, fmt: str | None = None)
 # start at each character of a long run starts only at the run's first one (``(?<!-)``). ``(1`` and 20,000
 # spaces took 5 s with ``\s*[,;\s]\s*``, growing as the square of the length (hours at 2 MB); a line of dashes,
 # with ``-+>``, the same.
-_INT = re.compile(r"[+-]?\d+")
-_PAIR = re.compile(r"[(\[]\s*+([+-]?\d++)(?:\s*+[,;]|\s)\s*+([+-]?\d++)\s*+[)\]]")
-_CHESS = re.compile(r"^([a-zA-Z])(\d{1,3})$")
-_SEPARATORS = re.compile(r"[\s,;]+")
-_BOARD = re.compile(r"(\d{1,9})(?:\s*+[xX×]\s*+(\d{1,9}))?")  # on the stripped text: one \s* each place
+#
+# ``{S}`` below is :data:`SPACES` and ``[0-9]`` a digit, never ``\s`` and ``\d``: see the module's docstring.
+_S = "[" + re.escape(SPACES) + "]"
+_S_OR = re.escape(SPACES)  # inside a class with more
+_INT = re.compile(r"[+-]?[0-9]+")
+_PAIR = re.compile(rf"[(\[]{_S}*+([+-]?[0-9]++)(?:{_S}*+[,;]|{_S}){_S}*+([+-]?[0-9]++){_S}*+[)\]]")
+_CHESS = re.compile(r"([a-zA-Z])([0-9]{1,3})")  # fullmatch
+_SEPARATORS = re.compile(rf"[{_S_OR},;]+")
+_BOARD = re.compile(rf"([0-9]{{1,9}})(?:{_S}*+[xX×]{_S}*+([0-9]{{1,9}}))?")  # on the stripped text: one blank run each
+_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)  # a CSV header's names: ASCII letters
 _BORDER = str.maketrans({ch: " " for ch in "|+=─│┼┌┐└┘├┤┬┴═║╬╔╗╚╝╠╣╦╩:"})
-_CHESS_SPLIT = re.compile(r"[\s,;]++|(?<!-)-++>|→|–|—|(?<=\d)-(?=[a-zA-Z])")
+_CHESS_SPLIT = re.compile(rf"[{_S_OR},;]++|(?<!-)-++>|→|–|—|(?<=[0-9])-(?=[a-zA-Z])")
 
 
 def detect(text: str) -> str:
@@ -189,7 +216,7 @@ def detect(text: str) -> str:
 
 
 def _is_csv_header(line: str) -> bool:
-    fields = [part.strip().strip('"').lower() for part in line.split(",")]
+    fields = [part.strip().strip('"').translate(_LOWER) for part in line.split(",")]
     return len(fields) >= 2 and "row" in fields and ("col" in fields or "column" in fields)
 
 
@@ -198,7 +225,7 @@ def _chess_tokens(lines: list[str]) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for line in lines:
         tokens = [token for token in _CHESS_SPLIT.split(line.strip()) if token]
-        matches = [_CHESS.match(token) for token in tokens]
+        matches = [_CHESS.fullmatch(token) for token in tokens]
         if tokens and all(matches):
             found.extend((match.group(1).lower(), int(match.group(2))) for match in matches)  # type: ignore[union-attr]
     return found
@@ -343,7 +370,7 @@ def _read_csv(text: str, board: Board | None) -> Submission:
     header_at = next((i for i, line in enumerate(lines) if _is_csv_header(line)), None)
     if header_at is None:
         raise Unreadable("no CSV header naming row and col; start the table with 'step,row,col'")
-    header = [part.strip().strip('"').lower() for part in lines[header_at].split(",")]
+    header = [part.strip().strip('"').translate(_LOWER) for part in lines[header_at].split(",")]
     r_at = header.index("row")
     c_at = header.index("col") if "col" in header else header.index("column")
     s_at = next((header.index(name) for name in ("step", "k", "move", "number", "n") if name in header), None)
@@ -484,10 +511,9 @@ _READERS = {"array": _read_array, "pairs": _read_pairs, "chess": _read_chess, "c
 
 
 def square_name(board: Board, square: Square) -> str:
-    """The chess name of a square (``a1`` bottom-left) on boards up to 26 columns, else ``(row, col)``."""
+    """A square as the handout writes it: ``(row, col)``, 0-based from the top-left, on every board (the board
+    diagrams are labelled the same way; chess names are read, never written)."""
     row, col = square
-    if board.contains(square) and board.m <= 26:
-        return f"{chr(ord('a') + col)}{board.n - row}"
     return f"({row}, {col})"
 
 
