@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from knight.cli import app
+from knight.cli import app, fail
 from knight.cli.options import (
     Choice,
     JsonOption,
@@ -20,19 +23,28 @@ from knight.cli.options import (
 )
 from knight.cli.report import check_out, papers, report_meta
 
-__all__ = ["site"]
+__all__ = ["refuse_published_by_accident", "site"]
+
+#: The files every site knight writes holds: a folder that has files but not these was not written by it.
+SITE_FILES = ("index.html", "check.html", "knights-tour-handout.html")
 
 
 @app.command(
     cls=KnightCommand,
     epilog=examples(
-        "knight site --out _site",
-        "knight site --out _site --course course.toml --today 2026-11-16",
+        "knight site --out site",
+        "knight site --out site --course course.toml --today 2026-11-16",
         "knight site --out /tmp/site --no-pdf --json",
     ),
 )
 def site(
-    out: Annotated[Path, typer.Option(help="Directory for the site (what GitHub Pages publishes).")],
+    out: Annotated[
+        str,
+        typer.Option(
+            help="Directory for the site (what GitHub Pages publishes): git-ignored if inside a clone, never the "
+            "current directory or one holding the sources or the built docs."
+        ),
+    ],
     course: Annotated[
         Path, typer.Option(help="The course file: title, class, due date, time zone, key_public_from.")
     ] = Path("course.toml"),
@@ -47,40 +59,163 @@ def site(
     ] = Path("docs/_build/html"),
     paper: Annotated[str, choice_option(Choice("--paper", "paper", papers), "Page size of the PDFs.")] = "a4",
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Also write the PDFs.")] = True,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="Publish a key that leaves questions unanswered (the store lacks their jobs); the index says which.",
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write OUT even inside a git work tree where it is not ignored, or into a folder that holds other "
+            "files than a site.",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Build the class's static site: an index, the handout, the self-check page and, from the course's
-    key_public_from on (that day included), the answer key.
+    """Build the class's static site: an index, the handout, the self-check page, the docs and, from the
+    course's key_public_from on (that day included), the answer key.
 
     Before that day nothing of the key is in OUT: no file, no link, no figure (a key an earlier build left
-    there is removed), and the store is not opened. A bad course file or date: one line, exit status 2.
+    there is removed; the docs' pages that state figures the worksheet asks for are held back until then),
+    and the store is not opened. From that day on a key with unanswered questions (the store lacks their jobs'
+    results) is refused, naming the jobs to run, unless --allow-incomplete. OUT is refused when it is empty,
+    the current directory or holds it, holds or is inside the sources or the built docs, and, without --force,
+    when it is inside a git work tree and not git-ignored (a `git add -A` would commit the key) or is a folder
+    of other files. Bad input, a store that cannot be read or a disk that cannot be written: one line, exit
+    status 2.
     """
     from knight.report.course import load_course, parse_day
     from knight.report.handout import handout_context
     from knight.report.render import render_html
-    from knight.report.site import build_site
+    from knight.report.site import Key, build_site, key_gaps
 
+    target = _checked_out(out, docs, force=force)
     checked = load_course(course)
     day = parse_day(today) if today is not None else checked.today()
-    check_out(out)
+    check_out(target)
     meta = report_meta([])
     shown = checked.to_context()
 
-    def key() -> str:
+    def key() -> Key:
+        from knight.errors import MissingData
         from knight.report.context import StoreData, build_context
         from knight.report.data import load_store
         from knight.store import store_path
 
-        data = StoreData(*load_store(store_path(store)))
-        return render_html({**build_context(data), "meta": meta, "course": shown}, edition="key", paper=paper)
+        path = store_path(store)
+        context = build_context(StoreData(*load_store(path)))
+        gaps = key_gaps(context)
+        if gaps and not allow_incomplete:
+            jobs = list(dict.fromkeys(job for gap in gaps for job in gap.jobs))
+            files = " ".join(f"jobs/{job}.toml" for job in jobs)
+            raise MissingData(
+                f"the store {path} lacks results for {len(gaps)} of the key's questions "
+                f"({', '.join(gap.label for gap in gaps)}), of the job{'s' if len(jobs) > 1 else ''} "
+                f"{', '.join(jobs)}: run `knight run {files}`, or publish the key with its gaps marked "
+                "with --allow-incomplete"
+            )
+        html = render_html({**context, "meta": meta, "course": shown}, edition="key", paper=paper)
+        return Key(html, gaps)
 
     handout = render_html({**handout_context(), "meta": meta, "course": shown}, edition="handout", paper=paper)
     if not docs.is_dir():
         info(quiet, f"knight: no built docs in {docs} (`make docs` builds them): the site goes without")
-    built = build_site(out, checked, day, handout=handout, key=key, pdf=pdf, docs=docs)
+    built = build_site(target, checked, day, handout=handout, key=key, pdf=pdf, docs=docs)
     if as_json:
-        print_json({"out": str(out), "today": day.isoformat(), "key": built.key, "files": built.files})
+        print_json({"out": str(target), "today": day.isoformat(), "key": built.key, "files": built.files})
         return
     when = "included" if built.key else f"not included until {checked.key_public_from}"
-    typer.echo(f"wrote the site to {out} ({len(built.files)} files; the answer key {when})")
+    typer.echo(f"wrote the site to {target} ({len(built.files)} files; the answer key {when})")
+
+
+def _checked_out(out: str, docs: Path, *, force: bool) -> Path:
+    """``--out`` as a path, or one line on why the site may not be written there."""
+    if not out.strip():
+        fail("--out is empty; give the folder to write the site to (e.g. --out site)")
+    target = Path(out)
+    where = target.resolve()
+    here = Path.cwd().resolve()
+    if where == here or where in here.parents:
+        fail(
+            f"--out {out} is the current directory{'' if where == here else ' or holds it'}: the site would be "
+            "written among your files; give a folder of its own (e.g. --out site)"
+        )
+    for name, folder, inside in _sources(docs):
+        if where == folder or where in folder.parents or (inside and folder in where.parents):
+            fail(f"--out {out} is, holds or is inside {name} {folder}; give a folder of its own (e.g. --out site)")
+    if not force:
+        refuse_published_by_accident(target, "the site, the answer key with it")
+        if where.is_dir() and not all((where / name).is_file() for name in SITE_FILES):
+            try:
+                holds = next(os.scandir(where), None)
+            except OSError:
+                holds = None  # check_out says what is wrong with it
+            if holds is not None:
+                fail(
+                    f"--out {out} holds other files than a site knight wrote ({holds.name}, ...), which the site "
+                    "would overwrite or remove; give an empty or new folder, or --force"
+                )
+    return target
+
+
+def _sources(docs: Path) -> list[tuple[str, Path, bool]]:
+    """The folders the site must never be written into, hold or (third: True) sit in: the built docs it copies
+    and their sources, the knight package and the clone it was installed from (its docs and .git; the clone's
+    own root only never be nor be held: a git-ignored folder in it is fine)."""
+    import knight
+
+    built = docs.resolve()
+    found = [("the built docs", built, True)]
+    if "_build" in built.parts:  # Sphinx's build folder sits in the docs' sources
+        found.append(("the docs' sources", Path(*built.parts[: built.parts.index("_build")]), True))
+    package = Path(knight.__file__).resolve().parent
+    found.append(("the knight package", package, True))
+    checkout = package.parent
+    if (checkout / "pyproject.toml").is_file():
+        found += [("the docs' sources", checkout / "docs", True), ("the clone's .git", checkout / ".git", True)]
+        found.append(("the clone", checkout, False))
+    return found
+
+
+def refuse_published_by_accident(out: Path, what: str) -> None:
+    """Stop with one line when ``out`` is inside a git work tree and not git-ignored (a ``git add -A`` would
+    commit ``what``), or when that cannot be told (git is not installed, or cannot read the work tree).
+
+    The work tree is found by its ``.git`` (a folder, or a file for a worktree or submodule) in ``out`` or a
+    folder above it; outside one there is nothing to check, with or without git."""
+    where = out.resolve()
+    top = next((folder for folder in (where, *where.parents) if (folder / ".git").exists()), None)
+    if top is None:
+        return
+    advice = f"add it to {top / '.gitignore'}, write outside the clone, or give --force"
+    git = shutil.which("git")
+    if git is None:
+        fail(
+            f"--out {out} is inside the git work tree {top} and git is not installed to tell whether it is ignored; {advice}"
+        )
+    relative = where.relative_to(top).as_posix()
+    try:
+        done = subprocess.run(
+            [git, "-C", str(top), "check-ignore", "-q", "--", f"{relative}/"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        fail(
+            f"--out {out} is inside the git work tree {top} and git could not tell whether it is ignored ({error}); {advice}"
+        )
+    if done.returncode == 1:
+        fail(
+            f"--out {out} is inside the git work tree {top} and not git-ignored: a `git add -A` would commit {what}; {advice}"
+        )
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or ["no reason given"])[0]
+        fail(
+            f"--out {out} is inside the git work tree {top} and git could not tell whether it is ignored ({said}); {advice}"
+        )

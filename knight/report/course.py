@@ -13,6 +13,9 @@ when the project itself starts handing the answer key out (``knight site``), no 
 from __future__ import annotations
 
 import datetime
+import errno
+import os
+import stat
 import tomllib
 import zoneinfo
 from dataclasses import dataclass
@@ -21,11 +24,29 @@ from typing import Any
 
 from knight.errors import InvalidInput
 
-__all__ = ["DEFAULT_COURSE", "Course", "load_course", "parse_course", "parse_day"]
+__all__ = ["DEFAULT_COURSE", "Assignment", "Course", "load_course", "parse_course", "parse_day"]
 
 #: The course file at the project's root, used when none is named.
 DEFAULT_COURSE = Path("course.toml")
-_KEYS = "title, class, due, time_zone, key_public_from, hand_in"
+_KEYS = "title, class, due, time_zone, key_public_from, hand_in, [assignment]"
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """The exercise: a tour of ``board`` (rows, columns) from ``start`` (0-based (row, col); None: any square),
+    closed when ``closed``. ``knight check``, ``knight grade`` and the self-check page judge a hand-in by it."""
+
+    board: tuple[int, int]
+    start: tuple[int, int] | None = None
+    closed: bool = False
+
+    def to_context(self) -> dict[str, Any]:
+        """What the templates and the self-check page read."""
+        return {
+            "board": list(self.board),
+            "start": None if self.start is None else list(self.start),
+            "closed": self.closed,
+        }
 
 
 @dataclass(frozen=True)
@@ -38,6 +59,7 @@ class Course:
     key_public_from: datetime.date
     time_zone: str = "UTC"
     hand_in: str = ""
+    assignment: Assignment | None = None
 
     def today(self) -> datetime.date:
         """Today's date in the course's time zone."""
@@ -47,8 +69,8 @@ class Course:
         """True from ``key_public_from`` on (that day included)."""
         return today >= self.key_public_from
 
-    def to_context(self) -> dict[str, str]:
-        """What the templates show (dates as ISO text)."""
+    def to_context(self) -> dict[str, Any]:
+        """What the templates show (dates as ISO text; the assignment as :meth:`Assignment.to_context`, or None)."""
         return {
             "title": self.title,
             "class_name": self.class_name,
@@ -56,6 +78,7 @@ class Course:
             "time_zone": self.time_zone,
             "key_public_from": self.key_public_from.isoformat(),
             "hand_in": self.hand_in,
+            "assignment": None if self.assignment is None else self.assignment.to_context(),
         }
 
 
@@ -68,20 +91,92 @@ def parse_day(text: str, what: str = "--today") -> datetime.date:
 
 
 def load_course(path: Path) -> Course:
-    """Read and check the course file ``path``."""
+    """Read and check the course file ``path``: a regular file of at most :data:`MOST_BYTES` bytes (a FIFO or a
+    device is refused without waiting on it or reading it), TOML nested at most :data:`DEEPEST` deep."""
+    text = _read(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidInput(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # arrays or tables nested some thousand deep
+        raise InvalidInput(f"{path}: nested too deeply (a course file nests {DEEPEST} levels at most)") from None
+    if _depth(data) > DEEPEST:
+        raise InvalidInput(f"{path}: nested too deeply (a course file nests {DEEPEST} levels at most)")
+    return parse_course(data, path)
+
+
+#: A course file is a dozen lines: anything larger than this is not one (and is not read further).
+MOST_BYTES = 64 * 1024
+#: Tables and arrays in tables and arrays: the course file's deepest is two ([assignment], a value in it).
+DEEPEST = 8
+
+
+def _read(path: Path) -> str:
+    """The text of the course file: opened without blocking (a FIFO with no writer opens at once), refused
+    unless it is a regular file, at most :data:`MOST_BYTES` + 1 bytes read."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
     except FileNotFoundError:
         raise InvalidInput(
             f"{path}: no such course file; write one (keys: {_KEYS}) or give its path with --course"
         ) from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{path}: is a folder; give the course file (course.toml) with --course") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInput(f"{path}: cannot read the course file: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidInput(f"{path}: not valid TOML: {error}") from None
-    return parse_course(data, path)
+    except OSError as error:  # ENXIO: a socket, or a FIFO a system will not open without a writer
+        cause = "not a regular file" if error.errno == errno.ENXIO else (error.strerror or str(error)).lower()
+        raise InvalidInput(
+            f"{path}: cannot read the course file: {cause}; give the course file with --course"
+        ) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise InvalidInput(f"{path}: is a folder; give the course file (course.toml) with --course")
+        if not stat.S_ISREG(mode):
+            raise InvalidInput(
+                f"{path}: is {_kind(mode)}, not a file; give the course file (course.toml) with --course"
+            )
+        data = b""
+        while len(data) <= MOST_BYTES:
+            chunk = os.read(descriptor, MOST_BYTES + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError as error:
+        raise InvalidInput(f"{path}: cannot read the course file: {(error.strerror or str(error)).lower()}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MOST_BYTES:
+        raise InvalidInput(
+            f"{path}: larger than {MOST_BYTES // 1024} KiB, so not a course file (a dozen lines); give the course "
+            "file with --course"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path}: not UTF-8 text; save the course file as UTF-8") from None
+
+
+def _kind(mode: int) -> str:
+    """What a file that is neither regular nor a folder is, in words."""
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def _depth(data: object) -> int:
+    """How deep tables and arrays nest in ``data`` (a value alone: 0), counted without recursion."""
+    deepest, stack = 0, [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(value, dict):
+            stack.extend((inner, depth + 1) for inner in value.values())
+        elif isinstance(value, list):
+            stack.extend((inner, depth + 1) for inner in value)
+    return deepest
 
 
 def parse_course(data: dict[str, Any], path: Path) -> Course:  # TOML as read: checked below
@@ -110,4 +205,16 @@ def parse_course(data: dict[str, Any], path: Path) -> Course:  # TOML as read: c
             f"{path}: key_public_from {model.key_public_from} is before the due date {model.due}; "
             "give a day on or after it"
         )
-    return Course(model.title, model.class_, model.due, model.key_public_from, model.time_zone, model.hand_in.strip())
+    assignment = None
+    if model.assignment is not None:
+        table = model.assignment
+        (n, m), start = table.board, table.start
+        if start is not None and not (start[0] < n and start[1] < m):
+            raise InvalidInput(
+                f"{path}: assignment.start: ({start[0]}, {start[1]}) is off the {n}x{m} board; give a row from 0 to "
+                f"{n - 1} and a column from 0 to {m - 1}"
+            )
+        assignment = Assignment(table.board, start, table.closed)
+    return Course(
+        model.title, model.class_, model.due, model.key_public_from, model.time_zone, model.hand_in.strip(), assignment
+    )
