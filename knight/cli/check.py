@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from knight.cli import EXIT_BAD_INPUT, app, fail
+from knight.cli.assignment import BoardOption, ClosedOption, CourseOption, StartOption, exercise
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
-from knight.cli.squares import parse_square, square_option
 
 if TYPE_CHECKING:  # imported where used: `knight --help` loads no grading
     from knight.engine import Board
@@ -31,16 +31,16 @@ def _formats() -> tuple[str, ...]:
     cls=KnightCommand,
     epilog=examples(
         "knight check alice.txt",
-        "knight check alice.txt --board 8 --start 0,0 --json",
-        "knight check - --format pairs < tour.txt",
+        "knight check alice.txt --course course.toml --json",
+        "knight check - --board 8 --start 0,0 --format pairs < tour.txt",
     ),
 )
 def check(
     file: Annotated[str, typer.Argument(help="The submission: a text file, or - for standard input.")],
-    board: Annotated[
-        str | None, typer.Option(help="The assigned board, N or NxM (also used to read pairs and chess squares).")
-    ] = None,
-    start: Annotated[str | None, square_option("The assigned start square")] = None,
+    board: BoardOption = None,
+    start: StartOption = None,
+    closed: ClosedOption = False,
+    course: CourseOption = None,
     format: Annotated[  # noqa: A002 - the option's name
         str | None,
         choice_option(Choice("--format", "format", _formats), "Force the format (default: detected).", "--format"),
@@ -54,28 +54,31 @@ def check(
     of our methods reproduces it, and whether it is the assigned exercise. FILE must be a regular file (a
     FIFO or a device is refused at once, never waited on) of at most 2 MB; nothing it declares (a board's
     size, a number's digits, JSON's nesting) is taken before it is checked against the bounds. FILE - reads
-    standard input, bounded the same: what is past 2 MB is not read. Exit status:
-    0 a full tour; 1 readable but not a full tour; 2 unreadable, or a bad --board or --start (a negative
-    start, or one off the assigned board): one line says why.
-    """
-    from knight.grading.check import FULL, assigned_start
-    from knight.grading.check import check as check_submission
-    from knight.grading.files import display_name
-    from knight.grading.formats import Unreadable, parse_board
+    standard input, bounded the same: what is past 2 MB is not read.
 
-    assigned = parse_board(board) if board else None
-    given = None if start is None else parse_square(start, "--start", None if assigned is None else assigned.n)
-    square = assigned_start(given, assigned)
+    The exit status is the verdict on the assignment: 0 a full tour (of the assigned board, from the assigned
+    start, closed with --closed, when they are given); 1 a readable tour that is anything else (a partial tour,
+    not a tour, another board or start: one line says which); 2 unreadable, or a bad --board, --start or
+    --course: one line says why (--json prints the same fields, verdict "unreadable", on standard output).
+    """
+    from knight.grading.check import check as check_submission
+    from knight.grading.check import unreadable_report
+    from knight.grading.files import display_name
+    from knight.grading.formats import Unreadable
+
+    assigned = exercise(board, start, closed, course)
     try:
-        submission = _read(file, assigned, format)
+        submission = _read(file, assigned.board, format)
     except Unreadable as error:
+        if as_json:
+            print_json(unreadable_report(str(error), format))
         fail(f"{'standard input' if file == '-' else display_name(file)}: {error}", EXIT_BAD_INPUT)
-    result = check_submission(submission, board=assigned, start=square)
+    result = check_submission(submission, board=assigned.board, start=assigned.start, closed=assigned.closed)
     if as_json:
         print_json(result.to_dict())
     else:
         typer.echo(describe(result))
-    return EXIT_FULL_TOUR if result.verdict == FULL else EXIT_NOT_FULL
+    return EXIT_FULL_TOUR if result.passed else EXIT_NOT_FULL
 
 
 def _read(file: str, board: Board | None, fmt: str | None) -> Submission:
@@ -105,7 +108,7 @@ def describe(result) -> str:  # type: ignore[no-untyped-def]
         if len(result.errors) > 6:
             lines.append(f"  … and {len(result.errors) - 6} more errors")
     for square, numbers in result.repeated.items():
-        lines.append(f"Repeated: {result.name(square)} {square} holds numbers {' and '.join(map(str, numbers))}.")
+        lines.append(f"Repeated: {result.name(square)} holds numbers {' and '.join(map(str, numbers))}.")
     if result.unvisited:
         names = " ".join(map(result.name, result.unvisited[:32]))
         more = f" … ({len(result.unvisited)} in all)" if len(result.unvisited) > 32 else ""
@@ -116,7 +119,7 @@ def describe(result) -> str:  # type: ignore[no-untyped-def]
         lines.append(f"Reproduced by: {result.reproduced_by}.")
     elif result.reproduce_note:
         lines.append(f"Reproduced by: {result.reproduce_note}.")
-    if result.assigned is not None:
-        lines.append(f"Exercise: {result.assigned_note}.")
+    if result.assigned is not None or result.closed_assigned:
+        lines.append(f"Exercise: {result.exercise_note()}.")
     lines.append(result.advice())
     return "\n".join(lines)

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from knight.cli import app, fail
+from knight.cli.assignment import BoardOption, ClosedOption, CourseOption, StartOption, exercise
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, info, print_json
-from knight.cli.squares import parse_square, square_option
 
 __all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
 
@@ -21,15 +21,17 @@ EXIT_SOME_UNREADABLE = 1
     cls=KnightCommand,
     epilog=examples(
         "knight grade submissions --out grades",
-        "knight grade examples/submissions --out /tmp/grades --board 8 --start 0,0",
+        "knight grade examples/submissions --out /tmp/grades --course course.toml",
         "knight grade submissions --out grades --rubric rubric.toml --pdf --json",
     ),
 )
 def grade(
     directory: Annotated[str, typer.Argument(help="The directory of submissions, one file per student.")],
     out: Annotated[str, typer.Option(help="Where to write gradebook.csv and the feedback pages.")],
-    board: Annotated[str | None, typer.Option(help="The assigned board, N or NxM.")] = None,
-    start: Annotated[str | None, square_option("The assigned start square")] = None,
+    board: BoardOption = None,
+    start: StartOption = None,
+    closed: ClosedOption = False,
+    course: CourseOption = None,
     rubric: Annotated[str | None, typer.Option(help="A TOML rubric replacing the default scores.")] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Also write each feedback page as PDF.")] = False,
     as_json: JsonOption = False,
@@ -47,9 +49,7 @@ def grade(
     in use by another grader, a bad --board, --start or rubric) or a disk that cannot be written (full,
     read-only), said in one line; 130 interrupted (the gradebook keeps the rows done).
     """
-    from knight.grading.check import assigned_start
     from knight.grading.files import display_name, entries
-    from knight.grading.formats import parse_board
     from knight.grading.gradebook import grade_directory, interrupted_note, load_rubric
 
     if not out.strip():
@@ -60,9 +60,7 @@ def grade(
     target = Path(out)
     if target.resolve() == source.resolve():
         fail("--out must not be the submissions' directory; give another directory")
-    assigned = parse_board(board) if board else None
-    given = None if start is None else parse_square(start, "--start", None if assigned is None else assigned.n)
-    square = assigned_start(given, assigned)
+    assigned = exercise(board, start, closed, course)
     scores = load_rubric(rubric)
     try:
         listing = entries(source, exclude=target)
@@ -88,7 +86,15 @@ def grade(
         grading = bar.add_task("grading", total=len(listing))
         try:
             batch = grade_directory(
-                source, target, board=assigned, start=square, rubric=scores, pdf=pdf, listing=listing, on_done=graded
+                source,
+                target,
+                board=assigned.board,
+                start=assigned.start,
+                closed=assigned.closed,
+                rubric=scores,
+                pdf=pdf,
+                listing=listing,
+                on_done=graded,
             )
         except KeyboardInterrupt:  # the gradebook was written with the rows done; say it is not whole
             typer.echo(
@@ -99,6 +105,7 @@ def grade(
     read = [row for row in batch.rows if not row.skipped]
     full = sum(row.result is not None and row.result.verdict == "full" for row in read)
     copied = sum(row.copied_count > 0 for row in read)
+    review = sum(bool(row.review()) for row in read)
     status = EXIT_SOME_UNREADABLE if batch.unreadable or batch.skipped else EXIT_ALL_READ
     if as_json:
         print_json(
@@ -110,13 +117,14 @@ def grade(
                 "full_tours": full,
                 "unreadable": batch.unreadable,
                 "copied": copied,
+                "to_review": review,
                 "skipped": list(batch.skipped),
             }
         )
         return status
     typer.echo(
         f"{len(read)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
-        f"{copied} flagged as copied, {len(batch.skipped)} other entries skipped; wrote "
+        f"{copied} flagged as copied, {review} to review, {len(batch.skipped)} other entries skipped; wrote "
         f"{display_name(str(target / 'gradebook.csv'))} "
         f"and {len(read)} feedback pages"
     )

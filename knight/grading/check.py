@@ -16,7 +16,20 @@ from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
 from knight.engine.tour import Tour
 from knight.grading.formats import MAX_BOARD_SQUARES, Submission, square_name
 
-__all__ = ["SEEDS", "BACKTRACK_BUDGET", "REPRODUCE_UP_TO", "Check", "CheckReport", "check", "assigned_start"]
+__all__ = [
+    "SEEDS",
+    "BACKTRACK_BUDGET",
+    "REPRODUCE_UP_TO",
+    "FULL",
+    "PARTIAL",
+    "NOT_A_TOUR",
+    "UNREADABLE",
+    "Check",
+    "CheckReport",
+    "check",
+    "assigned_start",
+    "unreadable_report",
+]
 
 #: Random tie-breaks (Warnsdorff's random ties, the random walk) are tried with these seeds.
 SEEDS = range(100)
@@ -26,6 +39,10 @@ BACKTRACK_BUDGET = 20_000
 REPRODUCE_UP_TO = 2_500
 
 FULL, PARTIAL, NOT_A_TOUR = "full", "partial", "not a tour"
+#: The verdict of a file that cannot be read (``knight check --json``; the gradebook's row).
+UNREADABLE = "unreadable"
+#: Said of a full open tour where a closed one was asked for.
+OPEN_NOT_CLOSED = "an open tour, a closed one assigned"
 
 
 class Repeated(TypedDict):
@@ -64,6 +81,9 @@ class CheckReport(TypedDict):
     reproduce_note: str
     assigned: bool | None
     assigned_note: str
+    closed_assigned: bool
+    passed: bool
+    legal_prefix: int
     advice: str
 
 
@@ -87,8 +107,34 @@ class Check:
     rule_chosen: Square | None = None
     reproduced_by: str | None = None
     reproduce_note: str = ""
-    assigned: bool | None = None
+    assigned: bool | None = None  # the assigned board and start (None: none was given)
     assigned_note: str = ""
+    closed_assigned: bool = False  # a closed tour was asked for
+
+    @property
+    def passed(self) -> bool:
+        """The verdict on the assignment (``knight check``'s exit status 0): a full tour, of the assigned board from
+        the assigned start when they were given, closed when a closed tour was asked for."""
+        return self.verdict == FULL and self.assigned is not False and (self.closed or not self.closed_assigned)
+
+    @property
+    def legal_prefix(self) -> int:
+        """How many squares the submission lists before its first error: its longest legal prefix (every square
+        when it has no error). The rubric credits these squares (:func:`knight.grading.gradebook.score`)."""
+        squares, labels = self.submission.squares, self.submission.labels
+        if self.first_error_step is None:
+            return len(squares)
+        if not squares or not self.board.contains(squares[0]):
+            return 0
+        return sum(1 for label in labels if label <= self.first_error_step)
+
+    @property
+    def rule_steps(self) -> int:
+        """The steps of the legal prefix taken before the first one that breaks the lowest-degree rule."""
+        legal_steps = max(self.legal_prefix - 1, 0)
+        if self.rule_followed is False and self.rule_broken_at is not None:
+            return min(self.rule_broken_at - 1, legal_steps)
+        return legal_steps
 
     @property
     def board(self) -> Board:
@@ -109,6 +155,20 @@ class Check:
             return f"partial tour of {self.length} of {self.board.size} squares"
         return "not a tour"
 
+    @property
+    def wrong_exercise(self) -> bool:
+        """Another exercise than the one assigned: another board or start, or an open tour where a closed one was
+        asked for (:attr:`assigned_note` says which)."""
+        return self.assigned is False or (self.closed_assigned and self.verdict == FULL and not self.closed)
+
+    def exercise_note(self) -> str:
+        """The verdict on the assignment in one line: passed or not, and why."""
+        if self.wrong_exercise:
+            return "not passed: " + self.assigned_note
+        if not self.passed:
+            return "not passed: " + self.summary()
+        return f"passed: a full {'closed ' if self.closed_assigned else ''}tour of the assigned exercise"
+
     def advice(self) -> str:
         """One sentence on what to fix."""
         if self.verdict == NOT_A_TOUR:
@@ -121,6 +181,13 @@ class Check:
                 f"The tour stops after {self.length} squares with {len(self.unvisited)} unvisited; "
                 "if the program got stuck it should say so, otherwise let it run to the end."
             )
+        if self.assigned is False:
+            return (
+                f"A full tour, but {self.assigned_note}; run the program on the assigned board from the assigned "
+                "start square."
+            )
+        if self.closed_assigned and not self.closed:
+            return "A full tour, but open: the assignment asks for a closed one (the last square a knight move from the first)."
         if self.rule_followed is False:
             return (
                 f"A full tour, but step {self.rule_broken_at} does not take a square of lowest degree "
@@ -164,6 +231,9 @@ class Check:
             "reproduce_note": self.reproduce_note,
             "assigned": self.assigned,
             "assigned_note": self.assigned_note,
+            "closed_assigned": self.closed_assigned,
+            "passed": self.passed,
+            "legal_prefix": self.legal_prefix,
             "advice": self.advice(),
         }
 
@@ -189,9 +259,15 @@ def assigned_start(start: tuple[int, int] | None, board: Board | None = None) ->
 
 
 def check(
-    submission: Submission, *, board: Board | None = None, start: Square | None = None, reproduce: bool = True
+    submission: Submission,
+    *,
+    board: Board | None = None,
+    start: Square | None = None,
+    closed: bool = False,
+    reproduce: bool = True,
 ) -> Check:
-    """Check ``submission``; with ``board``/``start``, also whether it is the assigned exercise."""
+    """Check ``submission``; with ``board``/``start``, also whether it is the assigned exercise, and with ``closed``
+    whether it is the closed tour asked for (:attr:`Check.passed` is the verdict on the assignment)."""
     b = submission.board
     squares, labels = submission.squares, submission.labels
     errors: list[tuple[int, int, str]] = []  # (step, order, message)
@@ -232,12 +308,12 @@ def check(
         verdict = FULL
     else:
         verdict = PARTIAL
-    closed = verdict == FULL and Tour.from_squares(b, squares, method="hand-in").closed
+    is_closed = verdict == FULL and Tour.from_squares(b, squares, method="hand-in").closed
     result = Check(
         submission,
         verdict,
         len(squares),
-        closed,
+        is_closed,
         first_error,
         [e[2] for e in errors],
         illegal,
@@ -249,8 +325,11 @@ def check(
     _rule(result)
     if reproduce and verdict != NOT_A_TOUR:
         _reproduce(result)
+    result.closed_assigned = closed
     if board is not None or start is not None:
         _assigned(result, board, start)
+    if closed and verdict == FULL and not result.closed:
+        result.assigned_note = "; ".join(filter(None, [result.assigned_note, OPEN_NOT_CLOSED]))
     return result
 
 
@@ -373,8 +452,38 @@ def _assigned(result: Check, board: Board | None, start: Square | None) -> None:
     if board is not None and board != result.board:
         ok = False
         notes.append(f"board {result.board}, assigned {board}")
-    if start is not None and tuple(start) != result.start:
+    if start is not None and (start[0], start[1]) != result.start:
         ok = False
-        notes.append(f"starts at {result.start}, assigned {tuple(start)}")
+        notes.append(f"starts at {result.name(result.start)}, assigned {result.name((start[0], start[1]))}")
     result.assigned = ok
     result.assigned_note = "the assigned exercise" if ok else "not the assigned exercise: " + "; ".join(notes)
+
+
+def unreadable_report(message: str, fmt: str | None = None) -> CheckReport:
+    """The JSON of a file that cannot be read: the fields of :meth:`Check.to_dict`, verdict ``unreadable``, the
+    reason as its one error, nothing passed (``knight check --json`` prints it too, exit status 2)."""
+    return {
+        "format": fmt or "",
+        "board": [],
+        "notes": [],
+        "verdict": UNREADABLE,
+        "summary": "unreadable",
+        "length": 0,
+        "closed": False,
+        "first_error_step": None,
+        "errors": [message],
+        "repeated": [],
+        "off_board": [],
+        "unvisited": [],
+        "rule_followed": None,
+        "rule_broken_at": None,
+        "rule_allowed": [],
+        "reproduced_by": None,
+        "reproduce_note": "",
+        "assigned": None,
+        "assigned_note": "",
+        "closed_assigned": False,
+        "passed": False,
+        "legal_prefix": 0,
+        "advice": f"Fix this first: {message}",
+    }

@@ -17,15 +17,25 @@ and no half-written file that a later run could take for output. Every cell a sp
 (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: OWASP's CSV-injection rule) is
 written with a leading ``'``, so that it is read as text.
 
-The default rubric (:data:`DEFAULT_RUBRIC`, out of 100):
+The default rubric (:data:`DEFAULT_RUBRIC`, out of 100), and how :func:`score` adds it up:
 
-* ``full_tour = 50`` — a full tour (a partial tour, when ``partial_credit`` is true, earns the share
-  of these points of the squares it visits);
-* ``legal = 30`` — every step a knight move to a new square on the board (full or partial tour);
-* ``rule_followed = 20`` — a square of lowest degree at every step (only for a legal tour);
-* ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised);
-* ``wrong_exercise_penalty = 0`` — taken off a submission on another board or from another start than
-  ``--board``/``--start`` (0: said in the note, not penalised).
+* ``full_tour = 50`` — the squares: ``full_tour × p / N``, where ``p`` is the submission's longest legal prefix
+  (the squares before its first error: a broken tour is a partial tour up to its first illegal step) and ``N``
+  the board's squares; with ``partial_credit = false``, all 50 for a full tour and none otherwise. When the
+  assignment asks for a closed tour, ``closed_tour`` of these points are earned by closing it and the squares
+  earn the rest: ``(full_tour − closed_tour) × p / N + closed_tour × [closed]``;
+* ``legal = 30`` — every step a knight move to a new square on the board, every number written once (full or
+  partial tour: nothing wrong anywhere);
+* ``rule_followed = 20`` — the lowest-degree rule: ``rule_followed × q / (N − 1)``, where ``q`` is the steps of
+  the legal prefix taken before the first one that breaks the rule (all 20 for a full tour that follows it);
+* ``closed_tour = 20`` — see ``full_tour`` (used only when a closed tour is assigned);
+* ``wrong_exercise_penalty = 50`` — taken off a tour on another board or from another start than the assigned
+  ones (``--board``/``--start``/``--course``): a wrong exercise never scores full marks;
+* ``copied_penalty = 0`` — taken off each submission flagged as copied (0: flagged, not penalised).
+
+A score is never below 0. It is monotonic in the work done: appending a legal move to a new square never lowers
+it, and breaking a legal step never raises it (a property test holds it so). Every row that asks the teacher to
+look (flagged as copied, not the assigned exercise) says why in the ``review`` column.
 
 Copied: submissions whose paths are legal (a full or partial tour, of :data:`COPIED_MIN_SQUARES` squares at
 least: two equal non-tours such as "1 2 / 3 4" prove nothing) and equal up to reversal and the board's
@@ -56,7 +66,7 @@ from knight.engine import Board, InvalidInput
 from knight.engine.board import Square
 from knight.engine.diagrams import DRAWN_UP_TO
 from knight.engine.tour import symmetric_key as tour_symmetric_key
-from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, Check, check
+from knight.grading.check import FULL, NOT_A_TOUR, Check, check
 from knight.grading.files import Entry, display_name, entries, read_regular, text_by_bom
 from knight.grading.formats import Unreadable, read_file
 from knight.grading.output import Output
@@ -90,8 +100,9 @@ DEFAULT_RUBRIC: dict[str, float | bool] = {
     "full_tour": 50,
     "legal": 30,
     "rule_followed": 20,
+    "closed_tour": 20,
     "copied_penalty": 0,
-    "wrong_exercise_penalty": 0,
+    "wrong_exercise_penalty": 50,
     "partial_credit": True,
 }
 #: The largest rubric file read (a rubric is a few lines of TOML).
@@ -126,6 +137,7 @@ COLUMNS = [
     "reproduced by",
     "copied-from",
     "score",
+    "review",
     "note",
 ]
 
@@ -182,16 +194,21 @@ def _rubric_text(data: bytes, path: str) -> str:
 
 
 def score(result: Check, rubric: dict[str, float | bool], copied: bool = False) -> float:
-    """The submission's score under ``rubric``."""
+    """The submission's score under ``rubric`` (the formula is the module's docstring's)."""
+    size = result.board.size
+    squares_points = float(rubric["full_tour"])
     points = 0.0
-    if result.verdict == FULL:
-        points += float(rubric["full_tour"])
-    elif result.verdict == PARTIAL and rubric["partial_credit"]:
-        points += float(rubric["full_tour"]) * result.length / result.board.size
+    if result.closed_assigned:
+        closing = min(float(rubric["closed_tour"]), squares_points)
+        squares_points -= closing
+        points += closing if result.verdict == FULL and result.closed else 0.0
+    if rubric["partial_credit"]:
+        points += squares_points * result.legal_prefix / size
+    elif result.verdict == FULL:
+        points += squares_points
     if result.verdict != NOT_A_TOUR:
         points += float(rubric["legal"])
-        if result.rule_followed is not False:
-            points += float(rubric["rule_followed"])
+    points += float(rubric["rule_followed"]) * (result.rule_steps / (size - 1) if size > 1 else 1.0)
     if copied:
         points -= float(rubric["copied_penalty"])
     if result.assigned is False:
@@ -236,9 +253,9 @@ class Row:
         """The row's cells as the gradebook shows them (before :func:`spreadsheet_safe`)."""
         r = self.result
         if self.skipped:
-            return [self.student, self.file, "", "", "skipped", "", "", "", "", "", "", "", self.skipped]
+            return [self.student, self.file, "", "", "skipped", "", "", "", "", "", "", "", "", self.skipped]
         if r is None:
-            return [self.student, self.file, "", "", "unreadable", "", "", "", "", "", "", "0", self.note]
+            return [self.student, self.file, "", "", "unreadable", "", "", "", "", "", "", "0", "", self.note]
         return [
             self.student,
             self.file,
@@ -252,8 +269,18 @@ class Row:
             r.reproduced_by or "",
             self.copied_text(),
             f"{self.score:g}",
+            self.review(),
             self.note,
         ]
+
+    def review(self) -> str:
+        """Why the teacher should look at this row ('' when nothing asks for it): a copy, a wrong exercise."""
+        reasons = []
+        if self.copied_count:
+            reasons.append("copied: " + self.copied_text())
+        if self.result is not None and self.result.wrong_exercise:
+            reasons.append(self.result.assigned_note)
+        return "; ".join(reasons)
 
     def copied_text(self, lead: str = "same tour as ") -> str:
         """The students with the same tour: all of them, or (after ``lead``) how many and the first few."""
@@ -291,6 +318,7 @@ def grade_directory(
     *,
     board: Board | None = None,
     start: Square | None = None,
+    closed: bool = False,
     rubric: dict[str, float | bool] | None = None,
     pdf: bool = False,
     listing: list[Entry] | None = None,
@@ -310,7 +338,13 @@ def grade_directory(
                     Row(Path(entry.name).stem, entry.name, None, skipped=entry.skipped)
                     if entry.skipped
                     else grade_file(
-                        entry.path, board=board, start=start, rubric=rubric, name=entry.name, within=entry.folder
+                        entry.path,
+                        board=board,
+                        start=start,
+                        closed=closed,
+                        rubric=rubric,
+                        name=entry.name,
+                        within=entry.folder,
                     )
                 )
                 row.student = _unique(row.student, entry.name, students)
@@ -370,6 +404,7 @@ def grade_file(
     *,
     board: Board | None = None,
     start: Square | None = None,
+    closed: bool = False,
     rubric: dict[str, float | bool] | None = None,
     name: str | None = None,
     follow: bool = True,
@@ -387,12 +422,12 @@ def grade_file(
         submission = read_file(path, board=board, follow=follow, within=within)
     except Unreadable as error:
         return Row(student, shown, None, note=str(error))
-    result = check(submission, board=board, start=start)
+    result = check(submission, board=board, start=start, closed=closed)
     row = Row(
         student,
         shown,
         result,
-        note="; ".join(submission.notes + ([result.assigned_note] if result.assigned is False else [])),
+        note="; ".join(submission.notes),  # a wrong exercise is said in the review column
     )
     row.score = score(result, rubric or DEFAULT_RUBRIC)
     return row
@@ -406,7 +441,9 @@ def _csv_text(rows: list[Row], *, interrupted: int | None = None) -> str:
     for row in rows:
         writer.writerow([spreadsheet_safe(cell) for cell in row.cells()])
     if interrupted is not None:
-        writer.writerow([""] * 4 + [INTERRUPTED] + [""] * 7 + [interrupted_note(len(rows), interrupted)])
+        writer.writerow(
+            [""] * 4 + [INTERRUPTED] + [""] * (len(COLUMNS) - 6) + [interrupted_note(len(rows), interrupted)]
+        )
     return buffer.getvalue()
 
 
@@ -440,7 +477,6 @@ def feedback_html(row: Row, *, draw: bool = True) -> str:
             "student": row.student,
             "facts": _facts(row, r),
             "board_svg": board_svg(r) if draw and max(r.board.n, r.board.m) <= DRAWN_UP_TO else _not_drawn(r.board),
-            "a1_row": r.board.n - 1 if r.board.m <= 26 else None,  # chess names only for the columns a to z
             "advice": r.advice(),
         },
     )
@@ -477,8 +513,8 @@ def _facts(row: Row, r: Check) -> list[tuple[str, str]]:
     facts.append(("Lowest-degree rule", r.rule_sentence()))
     if r.reproduced_by:
         facts.append(("Same tour as", r.reproduced_by))
-    if r.assigned is not None:
-        facts.append(("Exercise", r.assigned_note))
+    if r.assigned is not None or r.closed_assigned:
+        facts.append(("Exercise", r.exercise_note()))
     if row.copied_from:
         facts.append(("Same tour (up to symmetry) as", row.copied_text(lead="")))
     return facts

@@ -63,7 +63,7 @@ def test_a_hostile_name_is_shown_as_text_on_a_graded_page(tmp_path):
     facts = dict(zip(page.text["th"], page.text["td"]))
     assert facts["File"] == f"{HOSTILE}.txt" and facts["Same tour (up to symmetry) as"] == HOSTILE
     assert facts["Verdict"] == row.result.summary() and facts["First error"] == row.result.errors[0]
-    assert facts["Exercise"] == row.result.assigned_note and facts["Board"] == "8x8"
+    assert facts["Exercise"] == "not passed: not a tour" and facts["Board"] == "8x8"
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in html and 'class="first-error"' in html  # drawn, not escaped
     assert page.text["p"][-1] == row.result.advice()
 
@@ -81,11 +81,12 @@ def test_a_file_that_cannot_be_read_says_why_as_text(tmp_path):
 
 
 @pytest.mark.parametrize("columns", [8, 30])
-def test_squares_are_explained_by_chess_names_only_up_to_26_columns(tmp_path, columns):
+def test_squares_are_named_as_on_the_diagram(tmp_path, columns):
+    """Every square the page names is (row, col), 0-based, as the diagram labels its rows and columns."""
     path = tmp_path / "pairs.txt"
-    path.write_text("(0, 0) (1, 2) (2, 4) (0, 5)\n")
+    path.write_text("(0, 0) (1, 2) (2, 4) (2, 5)\n")
     row = grade_file(path, board=Board(3, columns))
-    small = Page(feedback_html(row)).text.get("small", [])
-    assert small == ([] if columns > 26 else [small[0]])
-    if columns <= 26:
-        assert "so a1 is row 2, column 0 on the diagram" in small[0]
+    page = Page(feedback_html(row))
+    assert "(row, column), counted from 0" in page.text["small"][0]
+    facts = dict(zip(page.text["th"], page.text["td"]))
+    assert "(2, 4) → (2, 5) is not a knight move" in facts["First error"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from knight.cli import main
 from knight.engine import Board, InvalidInput, find_tour
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, check
-from knight.grading.formats import FORMATS, Unreadable, parse_bytes, parse_text, square_name
+from knight.grading.formats import FORMATS, Unreadable, parse_bytes, parse_text, read_file, square_name
 from knight.grading.gradebook import grade_directory, load_rubric
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "submissions"
@@ -280,8 +280,10 @@ def test_reproduced_by_warnsdorff_random_ties_and_assigned_exercise():
     assert result.assigned is False and "starts at (2, 1)" in result.assigned_note
 
 
-def test_square_names_follow_the_convention():
-    assert square_name(Board(8, 8), (7, 0)) == "a1" and square_name(Board(8, 8), (0, 7)) == "h8"
+def test_square_names_follow_the_handout():
+    """Squares are named as the handout and the board diagrams write them: (row, col), 0-based from the top-left."""
+    assert square_name(Board(8, 8), (7, 0)) == "(7, 0)" and square_name(Board(8, 8), (0, 7)) == "(0, 7)"
+    assert square_name(Board(3, 40), (2, 39)) == "(2, 39)"
 
 
 # --- bad input: a verdict or one clear line, exit 2 ------------------------------------------------
@@ -359,7 +361,7 @@ def test_unreadable_files(tmp_path, capsys):
     assert "no tour found" in refused(capsys, tmp_path / "p.txt")
     (tmp_path / "w.txt").write_text(write(Board(5, 5), find_tour(Board(5, 5), (0, 0)).squares, "array", "spaces"))
     status, out, _ = run(capsys, "check", tmp_path / "w.txt", "--board", "6")  # an array carries its board
-    assert status == 0 and "not the assigned exercise: board 5x5, assigned 6x6" in out
+    assert status == 1 and "not the assigned exercise: board 5x5, assigned 6x6" in out  # a full tour, wrong board
     assert "unknown format" in refused(capsys, tmp_path / "w.txt", "--format", "xml")
     if os.geteuid() != 0:  # root reads anything
         (tmp_path / "w.txt").chmod(0)
@@ -427,7 +429,10 @@ def test_rubric_and_bad_arguments(tmp_path, capsys):
     (one / "x.txt").write_bytes((EXAMPLES / "oscar.txt").read_bytes())
     status, _, _ = run(capsys, "grade", one, "--out", tmp_path / "o", "--rubric", tmp_path / "r.toml")
     rows = list(csv.DictReader(open(tmp_path / "o" / "gradebook.csv")))
-    assert status == 0 and rows[0]["score"] == "90"  # full 70 + legal 20, rule not followed
+    # full 70 + legal 20 + the rule's 10 for the share of the steps taken before it was first broken
+    result = check(read_file(one / "x.txt"))
+    rule = 10 * (result.rule_broken_at - 1) / 63
+    assert status == 0 and result.rule_followed is False and float(rows[0]["score"]) == round(90 + rule, 1)
 
 
 def test_an_interrupted_batch_keeps_what_it_wrote(tmp_path):
