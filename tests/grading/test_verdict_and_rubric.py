@@ -189,3 +189,56 @@ def test_a_copy_is_marked_for_review_in_its_own_column(tmp_path):
     grade_directory(folder, tmp_path / "out", board=Board(6, 6), start=(0, 0))
     rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "gradebook.csv"))}
     assert "ben" in rows["ann"]["review"] and "ann" in rows["ben"]["review"] and rows["cy"]["review"] == ""
+
+
+# --- the Classroom example and the docs follow ---------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_classroom_workflow_gives_points_only_for_the_assigned_exercise(tmp_path):
+    """Each test step's command of examples/classroom, run by a shell as Classroom runs it, on a student's tour.txt."""
+    import os
+    import subprocess
+    import sys
+
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / "examples/classroom/.github/workflows/classroom.yml").read_text())
+    steps = {
+        step["with"]["test-name"]: step["with"]["command"]
+        for step in workflow["jobs"]["run-autograding-tests"]["steps"]
+        if "autograding-command-grader" in step.get("uses", "")
+    }
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def points(tour: Path) -> dict[str, bool]:
+        (tmp_path / "tour.txt").write_bytes(tour.read_bytes())
+        return {
+            name: subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True).returncode == 0
+            for name, command in steps.items()
+        }
+
+    assigned = tour_file(tmp_path, "a.json", 8, (0, 0))
+    assert points(assigned) == {"A readable tour": True, "A full tour": True}
+    for wrong in (tour_file(tmp_path, "five.json", 5, (0, 0)), tour_file(tmp_path, "other.json", 8, (3, 3))):
+        assert points(wrong) == {"A readable tour": True, "A full tour": False}
+
+
+def test_the_docs_gradebook_is_the_gradebook(tmp_path):
+    """docs/grading.md's table of examples/submissions: each student's score and review as `knight grade` gives them."""
+    from knight.report.course import load_course
+
+    assignment = load_course(ROOT / "course.toml").assignment
+    assert assignment is not None
+    batch = grade_directory(
+        ROOT / "examples/submissions", tmp_path / "out", board=Board(*assignment.board), start=assignment.start
+    )
+    text = (ROOT / "docs/grading.md").read_text()
+    table = text[text.index("| student | format | verdict |") :].split("\n\n")[0].splitlines()[2:]
+    documented = {cells[1].strip(): cells for cells in (line.split("|") for line in table)}
+    assert set(documented) == {row.student for row in batch.rows}
+    for row in batch.rows:
+        cells = documented[row.student]
+        assert cells[7].strip() == f"{row.score:g}", row.student
+        assert bool(cells[8].strip()) == bool(row.review()), row.student
