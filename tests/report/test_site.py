@@ -1,36 +1,49 @@
 """`knight site`: the class's static site, with the answer key only from the course's key_public_from on.
 
-The site is built the day before that day and on it, from a small store, and every file of it is read: before
-the day no key file, no link to one, no number the key answers with (the handout's give-away rule of
-tests/report/test_handout.py, applied to every file, HTML by its text and PDF by its pages) and none of the key's
-pictures; the store is not even opened. On the day the key is there, linked from the index. Bad course files
-and dates are refused in one line with exit status 2.
+The site is built, with the docs (built here by Sphinx from docs/), the day before that day and on it, from a
+store of every shipped job (the key complete), and every file of it is read: before the day no key file, no
+link to one, none of the key's pictures and no figure of the key's answers at a glance, in the site's own pages
+(the handout's give-away rule of tests/report/test_handout.py, HTML by its text and PDF by its pages) and in
+the docs, their sources and their search index (in any form a reader would meet: 1,728, 1728, 1 728, 1_728);
+the store is not even opened. On the day the key is there, linked from the index, and the docs whole. Bad
+course files and dates are refused in one line with exit status 2 (more bad input: test_site_inputs.py).
 """
 
 from __future__ import annotations
 
 import datetime
+import html as entities
 import re
 import shutil
+import subprocess
+import sys
+import tomllib
+import zlib
 from importlib import resources
 from pathlib import Path
 
 import pytest
 from cli_helpers import knight_cli
-from report_helpers import COURSE, DAY, DAY_BEFORE, SMALL_JOB, html_text, numbers, pdf_pages
-from runner_helpers import knight, write_job
+from report_helpers import COURSE, DAY, DAY_BEFORE, html_text, numbers, pdf_pages
+from runner_helpers import REPO, knight
 
 from knight.errors import InvalidInput
 from knight.report.course import parse_course
 from knight.report.questions import documents, questions
 from knight.report.render import TEMPLATES
+from knight.report.site import ANSWER_PAGES
 
 KEY_LINK = re.compile(r"knights-tour\.(?:html|pdf)")
+#: What a reader may find between the digit groups of a figure: 1,728, 1 728 (a space, a no-break or thin one),
+#: 1_728 (Python and TOML), 1'728.
+_GROUP = re.compile(r"(?<=\d)[,_ '\u00a0\u2009\u202f](?=\d{3}(?!\d))")
+#: Files with no text to read: the theme's fonts and pictures.
+_NO_TEXT = {".woff", ".woff2", ".ttf", ".eot", ".png", ".jpg", ".jpeg", ".gif", ".ico"}
 
 
-def build(out: Path, course: Path, store: Path, today: str) -> list[str]:
+def build(out: Path, course: Path, store: Path, today: str, docs: Path | str = "none") -> list[str]:
     done = knight(
-        ["site", "--out", str(out), "--course", str(course), "--today", today, "--docs", "none"], store, timeout=300
+        ["site", "--out", str(out), "--course", str(course), "--today", today, "--docs", str(docs)], store, timeout=300
     )
     assert done.returncode == 0, done.stderr
     return sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
@@ -38,32 +51,36 @@ def build(out: Path, course: Path, store: Path, today: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory) -> dict[str, object]:
-    """The site built the day before key_public_from (never opening a store), then on that day from a small
-    store (in a copy of the first: its handout PDF is kept), and the key's glance answers and pictures."""
+    """The site, docs included, built the day before key_public_from (never opening a store), then on that day
+    from a store of every shipped job (in a copy of the first: its handout PDF is kept), and the key's glance
+    answers and pictures."""
     folder = tmp_path_factory.mktemp("site")
     course = folder / "course.toml"
     course.write_text(COURSE, encoding="utf-8")
+    docs = folder / "docs" / "_build" / "html"
+    sphinx = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(REPO / "docs"), str(docs)]
+    built = subprocess.run(sphinx, capture_output=True, text=True, timeout=300, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
     store = folder / "knight.sqlite"
-    assert (
-        knight(
-            ["run", str(write_job(folder, "report-test", SMALL_JOB)), "--workers", "2"], store, timeout=300
-        ).returncode
-        == 0
-    )
+    jobs = sorted(str(job) for job in (REPO / "jobs").glob("*.toml"))
+    ran = knight(["run", *jobs, "--workers", "2"], store, timeout=900)
+    assert ran.returncode == 0, ran.stderr[-2000:]
     before = folder / "before"
     no_store = folder / "no-store.sqlite"
-    before_files = build(before, course, no_store, DAY_BEFORE)
+    before_files = build(before, course, no_store, DAY_BEFORE, docs)
     assert not no_store.exists()  # before the day the store is not opened: nothing of the results can be in
     after = folder / "after"
     shutil.copytree(before, after)
-    after_files = build(after, course, store, DAY)
+    after_files = build(after, course, store, DAY, docs)
     key = (after / "knights-tour.html").read_text(encoding="utf-8")
     cells = re.findall(r'<td\b[^>]*class="[^"]*\bglance-answer\b[^"]*"[^>]*>(.*?)</td>', key, flags=re.S)
+    assert len(cells) == len(questions())  # every question answered at a glance: the key is complete
     answers = {number for cell in cells for number in numbers(html_text(cell)) if len(number.replace(".", "")) >= 2}
     assert answers, "the key gives no numbers: the test would check nothing"
     return {
         "course": course,
         "store": store,
+        "docs": docs,
         "before": before,
         "before_files": before_files,
         "after": after,
@@ -75,8 +92,9 @@ def sites(tmp_path_factory) -> dict[str, object]:
 
 def allowed_numbers(course: Path) -> set[str]:
     """Numbers a site may print that are no answer: the documents' (as for the handout) and the line numbers of
-    the blog's script as the handout prints it, the course file's dates, and the constants of the site's own
-    stylesheet and script (the same whatever the store holds)."""
+    the blog's script as the handout prints it, the course file's dates, the constants of the site's own
+    stylesheet and script (the same whatever the store holds), and the shipped jobs' parameters (a budget of
+    2,000,000 nodes, 1,000,000 probes: what the key ran, not what it found; their labels are not read)."""
     allowed = numbers(" ".join(documents().values()))
     for question in questions():
         allowed |= numbers(" ".join([question.quote, *(part.ask for part in question.parts)]))
@@ -87,7 +105,19 @@ def allowed_numbers(course: Path) -> set[str]:
     allowed |= numbers(course.read_text(encoding="utf-8"))
     for constant in ("check.js", "site.css"):
         allowed |= numbers((TEMPLATES / constant).read_text(encoding="utf-8"))
+    for job in (REPO / "jobs").glob("*.toml"):
+        allowed |= {str(value) for value in _parameters(tomllib.loads(job.read_text(encoding="utf-8")))}
     return allowed
+
+
+def _parameters(table: object) -> list[int]:
+    """The whole numbers of a job file's sweeps, labels and descriptions left out."""
+    if isinstance(table, dict):
+        skipped = ("label", "description", "name", "source")
+        return [n for key, value in table.items() if key not in skipped for n in _parameters(value)]
+    if isinstance(table, list):
+        return [n for value in table for n in _parameters(value)]
+    return [table] if isinstance(table, int) and not isinstance(table, bool) else []
 
 
 def text_of(path: Path) -> str:
@@ -100,6 +130,35 @@ def text_of(path: Path) -> str:
     return html_text(raw) if path.suffix == ".html" else raw
 
 
+def readable_text(path: Path) -> str:
+    """Everything a reader of ``path`` could find in it: a page's text and its markup (entities decoded), a
+    PDF's pages, Sphinx's inventory (objects.inv) unpacked, any other file as text; nothing of fonts and
+    pictures."""
+    if path.suffix in _NO_TEXT:
+        return ""
+    if path.suffix == ".pdf":
+        return text_of(path)
+    data = path.read_bytes()
+    if path.name == "objects.inv":  # four lines of header, then zlib
+        data = zlib.decompress(data.split(b"\n", 4)[4])
+    text = data.decode("utf-8", errors="replace")
+    return f"{text_of(path)} {entities.unescape(text)}" if path.suffix == ".html" else text
+
+
+def figures_in(text: str) -> set[str]:
+    """The whole numbers in ``text``, digit groups joined whatever separates them (1,728, 1 728, 1_728: 1728)."""
+    return set(re.findall(r"(?<![\d.])\d+(?![\d])", _GROUP.sub("", text)))
+
+
+def key_figures(sites: dict[str, object]) -> list[str]:
+    """The figures of the key's answers at a glance that no page may state before the day: its whole numbers of
+    three digits or more that are no parameter, date or number of the documents (smaller ones, 12 or 35, are
+    met in the docs for other reasons: the site's own pages are held to those too, by the test above)."""
+    allowed = allowed_numbers(sites["course"])  # type: ignore[arg-type]
+    found = {n for n in sites["answers"] if "." not in n and len(n) >= 3} - allowed  # type: ignore[attr-defined]
+    return sorted(found, key=int)
+
+
 def test_before_the_day_nothing_of_the_key_is_in_the_site(sites):
     before: Path = sites["before"]  # type: ignore[assignment]
     assert {"index.html", "check.html", "knights-tour-handout.html", "knights-tour-handout.pdf"} <= set(
@@ -110,13 +169,39 @@ def test_before_the_day_nothing_of_the_key_is_in_the_site(sites):
         path = before / name
         assert not KEY_LINK.search(name), f"{name}: a file of the key"
         raw = path.read_bytes().decode("utf-8", errors="replace")
-        assert not KEY_LINK.search(raw), f"{name} links to the key"
-        given_away = (numbers(text_of(path)) & sites["answers"]) - allowed  # type: ignore[operator]
-        assert not given_away, f"{name} prints answers of the key: {sorted(given_away)}"
+        assert not re.search(r"""href=["'][^"']*knights-tour\.(?:html|pdf)""", raw), f"{name} links to the key"
         shown = [picture for picture in sites["pictures"] if picture in raw]  # type: ignore[attr-defined]
         assert not shown, f"{name} holds {len(shown)} of the key's pictures"
+        if name.startswith("docs/"):
+            continue  # the docs: the next test
+        assert not KEY_LINK.search(raw), f"{name} names the key's files"
+        given_away = (numbers(text_of(path)) & sites["answers"]) - allowed  # type: ignore[operator]
+        assert not given_away, f"{name} prints answers of the key: {sorted(given_away)}"
     index = (before / "index.html").read_text(encoding="utf-8")
     assert "published here on 2030-03-04" in html_text(index)
+
+
+def test_before_the_day_the_docs_state_no_figure_of_the_key(sites):
+    """Every file of the docs, their sources (_sources/), search index (searchindex.js) and inventory included,
+    is searched for every figure of the key's answers at a glance, in any form a reader would meet."""
+    figures = key_figures(sites)
+    print("the key's figures looked for:", ", ".join(f"{int(n):,}" for n in figures))
+    assert {"1728", "6637920", "9862", "524486"} <= set(figures)  # C2 and C3: what the docs used to give away
+    before: Path = sites["before"]  # type: ignore[assignment]
+    docs = [name for name in sites["before_files"] if name.startswith("docs/")]  # type: ignore[attr-defined]
+    assert {"docs/index.html", "docs/searchindex.js", "docs/_sources/index.md.txt", "docs/census.html"} <= set(docs)
+    for name in docs:
+        stated = figures_in(readable_text(before / name)) & set(figures)
+        assert not stated, f"{name} states figures of the key: {sorted(stated, key=int)}"
+    for page in ANSWER_PAGES:  # held back: a page that says when it comes, no source
+        assert "published here on 2030-03-04" in html_text((before / "docs" / f"{page}.html").read_text())
+        assert not [name for name in docs if name.startswith(f"docs/_sources/{page}.")]
+
+
+def test_the_figures_are_found_in_every_form_a_reader_meets():
+    text = "1,728 tours; 6 637 920; 9\u202f862 closed; 524_486; 1'245; &#8239; (0, 0) 1.728 s"
+    assert {"1728", "6637920", "9862", "524486", "1245", "0"} <= figures_in(text)
+    assert "728" not in figures_in(text)
 
 
 def test_on_the_day_the_key_is_there_and_linked(sites):
@@ -124,17 +209,24 @@ def test_on_the_day_the_key_is_there_and_linked(sites):
     assert set(sites["after_files"]) - set(sites["before_files"]) >= {"knights-tour.html", "knights-tour.pdf"}  # type: ignore[arg-type]
     index = (after / "index.html").read_text(encoding="utf-8")
     assert 'href="knights-tour.html"' in index and 'href="knights-tour.pdf"' in index
+    assert 'class="gaps"' not in index  # complete: no gaps to mark
     key = (after / "knights-tour.html").read_text(encoding="utf-8")
     assert "Knight's tours · CS 1, spring · due 2030-03-01" in html_text(key)  # the course heads the key
     assert any(picture in key for picture in sites["pictures"])  # type: ignore[attr-defined]
     assert pdf_pages(after / "knights-tour.pdf")
+    # the docs whole again: the pages held back, their sources, and the figures they state
+    for page in ANSWER_PAGES:
+        assert f"docs/_sources/{page}.md.txt" in sites["after_files"]  # type: ignore[operator]
+        assert (after / "docs" / f"{page}.html").read_bytes() == (sites["docs"] / f"{page}.html").read_bytes()  # type: ignore[operator]
+    assert "1728" in figures_in(readable_text(after / "docs" / "census.html"))
+    assert (after / "docs" / "searchindex.js").read_bytes() == (sites["docs"] / "searchindex.js").read_bytes()  # type: ignore[operator]
 
 
 def test_a_key_left_by_an_earlier_build_is_removed_before_the_day(sites, tmp_path):
     out = tmp_path / "site"
     shutil.copytree(sites["after"], out)  # type: ignore[arg-type]
-    files = build(out, sites["course"], tmp_path / "no-store.sqlite", DAY_BEFORE)  # type: ignore[arg-type]
-    assert files == sites["before_files"]
+    files = build(out, sites["course"], tmp_path / "no-store.sqlite", DAY_BEFORE, sites["docs"])  # type: ignore[arg-type]
+    assert files == sites["before_files"]  # the key's files gone, and the docs' pages held back again
     assert not KEY_LINK.search((out / "index.html").read_text(encoding="utf-8"))
 
 
