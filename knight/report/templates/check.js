@@ -420,6 +420,8 @@
         while (i < n) { if (text[i] === "\\") i += 2; else if (text[i++] === '"') break; }
         continue;
       }
+      var constant = (ch === "N" || ch === "I" || ch === "-") && ["NaN", "Infinity", "-Infinity"].filter(function (word) { return text.startsWith(word, i); })[0];
+      if (constant) throw new Unreadable("the JSON holds " + constant + ", not a number; hand in knight tour --json's output unchanged");
       if (!(ch === "-" || isDigit(ch))) { i++; continue; }
       var start = i, k = ch === "-" ? i + 1 : i, digitsAt = k;
       if (text[k] === "0") k++; else while (k < n && isDigit(text[k])) k++;
