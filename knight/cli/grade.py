@@ -34,6 +34,9 @@ def grade(
     course: CourseOption = None,
     rubric: Annotated[str | None, typer.Option(help="A TOML rubric replacing the default scores.")] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Also write each feedback page as PDF.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Write OUT even inside a git work tree where it is not git-ignored.")
+    ] = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> int:
@@ -46,7 +49,8 @@ def grade(
     would run as a formula starts with a quote. OUT is locked while grade writes it: a second grader into
     the same OUT stops. Exit status: 0 every entry was graded; 1 some file could not be read or some entry
     was skipped (their rows say why); 2 bad arguments (no such directory, an empty or unusable --out, OUT
-    in use by another grader, a bad --board, --start or rubric) or a disk that cannot be written (full,
+    in use by another grader, OUT inside a git work tree and not git-ignored, where a `git add -A` would commit
+    the students' grades, unless --force; a bad --board, --start or rubric) or a disk that cannot be written (full,
     read-only), said in one line; 130 interrupted (the gradebook keeps the rows done).
     """
     from knight.grading.files import display_name, entries
@@ -60,6 +64,10 @@ def grade(
     target = Path(out)
     if target.resolve() == source.resolve():
         fail("--out must not be the submissions' directory; give another directory")
+    if not force:
+        from knight.cli.site import refuse_published_by_accident
+
+        refuse_published_by_accident(target, "the students' grades")
     assigned = exercise(board, start, closed, course)
     scores = load_rubric(rubric)
     try:

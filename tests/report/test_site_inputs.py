@@ -314,3 +314,18 @@ def test_an_incomplete_key_is_not_published(capsys, course, tmp_path, small_stor
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'class="gaps"' in index and "census" in index and "tree-size" in index
     assert 'href="knights-tour.html"' in index
+
+
+@needs_git
+def test_knight_grade_too_writes_grades_only_where_git_ignores_them(capsys, clone):
+    from runner_helpers import REPO
+
+    submissions = REPO / "examples" / "submissions"
+    status, _, err = knight_cli(capsys, "grade", submissions, "--out", clone / "grades", "-q")
+    one_line(status, err, "not git-ignored", "grades", "--force")
+    assert not (clone / "grades").exists()
+    (clone / ".gitignore").write_text("/grades/\n")
+    status, _, err = knight_cli(capsys, "grade", submissions, "--out", clone / "grades", "-q")
+    assert status != 2 and (clone / "grades" / "gradebook.csv").is_file(), err
+    status, _, err = knight_cli(capsys, "grade", submissions, "--out", clone / "graded", "-q", "--force")
+    assert status != 2 and (clone / "graded" / "gradebook.csv").is_file(), err
