@@ -1,28 +1,32 @@
-"""The self-check page (check.html, built by `knight site`) agrees with `knight check`.
+"""The self-check page (check.html, built by `knight site`) agrees with `knight check`: a differential test.
 
-A few hundred submissions are generated with a fixed seed (tours of the engine on several boards, written
-as 1- and 0-based arrays, bordered or comma-separated, with prose around, and as 0- and 1-based pairs; then
-broken in each way `knight check` knows) and each is checked twice: by the Python checker and by the page,
-driven in Debian's Chromium through Playwright as a student would (paste, board size, the Check button).
-The verdict, whether a full tour is closed, the first error step and the repeated and unvisited squares must
-be the same. The page is also checked offline (no request leaves it) and on a 390 px phone.
+Several hundred submissions are generated with a fixed seed (tours of the engine and random walks on several
+boards, written in every format the command reads: 1- and 0-based arrays, bordered or comma-separated, with
+prose around; 0- and 1-based pairs; chess names; CSV; knight tour --json; then broken in each way `knight
+check` knows, and written with other line breaks, blanks, digits, byte-order marks and NUL bytes) and each is
+checked twice, in one browser session: by the Python checker and by the page, driven in Debian's Chromium
+through its own controls (the text pasted or the file picked, the assigned board, start and closed, the Check
+button). Every field both give must be the same (tests/conformance/check_page.py). The page also holds up: a
+5 MB paste is refused within 2 s in the command's words, a 400 x 400 partial tour gets its verdict, nothing
+long runs on paste; and it works offline and on a 390 px phone. tests/conformance/ pins both to a corpus.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from browser_helpers import OVERFLOWING
+from conformance.check_page import Given, compared, open_check, page_report, pastable, python_report
 from runner_helpers import knight
 
 from knight.engine import Board, find_tour
-from knight.errors import Unreadable
-from knight.grading.check import check
-from knight.grading.formats import parse_text
+from knight.grading import formats
 
 PHONE = 390
 SEED = 28
@@ -34,11 +38,19 @@ class Case:
     text: str
     rows: int | None = None  # the board the student types in, for pairs
     cols: int | None = None
+    start: str | None = None
+    closed: bool = False
+    data: bytes | None = None  # the file's bytes, when not the text's UTF-8
+
+    def given(self) -> Given:
+        board = f"{self.rows}x{self.cols or self.rows}" if self.rows else None
+        return Given(self.text.encode("utf-8") if self.data is None else self.data, board, self.start, self.closed)
 
 
 # --- generating submissions ------------------------------------------------------------------------
 
 
+@functools.cache
 def tours() -> list[tuple[Board, list[tuple[int, int]]]]:
     """Full open and closed tours and partial ones, from the engine, on several boards."""
     specs = [
@@ -158,93 +170,191 @@ def cases() -> list[Case]:
     return found
 
 
+# --- more formats, more characters, random walks ------------------------------------------------------
+
+
+def chess_text(board: Board, squares: list[tuple[int, int]], sep: str) -> str:
+    names = [f"{chr(97 + c)}{board.n - r}" for r, c in squares]
+    return "\n".join(sep.join(names[i : i + 10]) for i in range(0, len(names), 10))
+
+
+def csv_text(squares: list[tuple[int, int]], rng: random.Random) -> str:
+    rows = [f"{k},{r},{c}" for k, (r, c) in enumerate(squares, start=1)]
+    rng.shuffle(rows)  # the steps order them
+    return "step,row,col\n" + "\n".join(rows)
+
+
+def json_text(board: Board, squares: list[tuple[int, int]]) -> str:
+    return json.dumps({"board": [board.n, board.m], "squares": [list(sq) for sq in squares]})
+
+
+def random_walk(rng: random.Random, board: Board) -> list[tuple[int, int]]:
+    """A knight's random walk that stops where it is stuck (a partial tour), sometimes a step further."""
+    square = (rng.randrange(board.n), rng.randrange(board.m))
+    path, seen = [square], {square}
+    while True:
+        r, c = path[-1]
+        options = [
+            (r + dr, c + dc)
+            for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+            if board.contains((r + dr, c + dc)) and (r + dr, c + dc) not in seen
+        ]
+        if not options:
+            return path
+        path.append(rng.choice(options))
+        seen.add(path[-1])
+
+
+#: Characters the two front ends once read differently (issue 36): line breaks, blanks, digits, marks, NUL.
+ODD_BREAKS = ["\u2028", "\u2029", "\f", "\v", "\x85", "\x1c", "\x1d", "\x1e", "\r", "\r\n"]
+ODD_BLANKS = ["\xa0", "\u3000", "\u2007", "\x1f", "\u205f", "\u1680", "\u200b", "\ufeff"]
+ODD_DIGITS = ["\u0661", "\uff11", "\u0967", "\u00b9", "\U0001d7cf"]
+
+
+def odd(rng: random.Random, text: str) -> tuple[str, str, bytes | None]:
+    """``text`` with one of the characters of issue 36 put in: (what was done, the text, the bytes or None)."""
+    kind = rng.choice(["break", "blank", "digit", "mark", "nul", "utf16", "latin1"])
+    if kind == "break":
+        ch = rng.choice(ODD_BREAKS)
+        return f"rows split by {ch!r}", text.replace("\n", ch), None
+    if kind == "blank":
+        ch = rng.choice(ODD_BLANKS)
+        return f"blanks {ch!r}", text.replace(" ", ch, rng.choice([1, 3, 10**6])), None
+    if kind == "digit":
+        ch = rng.choice(ODD_DIGITS)
+        return f"digit {ch!r}", text.replace("1", ch, rng.choice([1, 10**6])), None
+    if kind == "mark":
+        at = rng.randrange(len(text) + 1)
+        return f"byte-order mark at {at}", text[:at] + "\ufeff" + text[at:], None
+    if kind == "nul":
+        at = rng.randrange(len(text) + 1)
+        return f"NUL at {at}", text[:at] + "\x00" + text[at:], None
+    if kind == "utf16":
+        return "UTF-16 with its mark", text, text.encode("utf-16")
+    return "Latin-1 prose", "Tour by Ren\xe9e\n" + text, ("Tour by Ren\xe9e\n" + text).encode("latin-1")
+
+
+@functools.cache
+def differential_cases() -> list[Case]:
+    """The cases above, and as many again in the other formats and characters, random walks and assignments."""
+    rng = random.Random(SEED + 1)
+    found = cases()
+    for board, squares in tours():
+        for what, path in [("valid", squares), *broken(rng, board, squares)]:
+            on_board = all(board.contains(sq) for sq in path)
+            if on_board:
+                found.append(
+                    Case(f"{board} {what} chess", chess_text(board, path, rng.choice([" ", " -> ", "-", ", "])))
+                )
+            found.append(Case(f"{board} {what} csv", csv_text(path, rng), board.n if rng.random() < 0.3 else None))
+            found.append(Case(f"{board} {what} json", json_text(board, path)))
+    for i in range(40):
+        board = Board(rng.randrange(3, 13), rng.randrange(3, 13))
+        walk = random_walk(rng, board)
+        text = array_text(board, walk, zero=False, style=rng.choice(["plain", "bordered", "commas"]))
+        start = f"{rng.randrange(board.n)},{rng.randrange(board.m)}" if rng.random() < 0.5 else "{},{}".format(*walk[0])
+        found.append(Case(f"walk {i} on {board}", text, board.n, board.m, start, rng.random() < 0.3))
+    for i in range(60):
+        board, squares = rng.choice(tours())
+        text = rng.choice(
+            [
+                array_text(board, squares, zero=False, style="plain"),
+                pairs_text(squares, one=False, style="lines"),
+                chess_text(board, squares, " "),
+                csv_text(squares, rng),
+            ]
+        )
+        what, text, data = odd(rng, text)
+        found.append(Case(f"{board} {what} ({i})", text, data=data))
+    return found
+
+
 # --- the two checkers ------------------------------------------------------------------------------
-
-
-def python_verdict(case: Case) -> dict:
-    board = Board(case.rows, case.cols or case.rows) if case.rows else None
-    try:
-        submission = parse_text(case.text, board=board)
-    except Unreadable:
-        return {"verdict": "unreadable"}
-    result = check(submission, reproduce=False)
-    return {
-        "verdict": result.verdict,
-        "closed": result.closed,
-        "first_error": result.first_error_step,
-        "repeated": sorted([list(sq), nums] for sq, nums in result.repeated.items()),
-        "unvisited": [list(sq) for sq in result.unvisited],
-    }
-
-
-#: One case through the page's own controls, in one round trip: the text into #tour, the board into #rows and
-#: #cols, a click on #check, and what #verdict then shows (its data and its words). Playwright's fill and click
-#: take 50 ms a case; the tests that type and tap as a student would are below.
-SUBMIT = """([text, rows, cols]) => {
-  document.querySelector("#tour").value = text;
-  document.querySelector("#rows").value = rows;
-  document.querySelector("#cols").value = cols;
-  document.querySelector("#check").click();
-  const verdict = document.querySelector("#verdict");
-  return {...verdict.dataset, text: verdict.textContent};
-}"""
-
-
-def page_verdict(page, case: Case) -> dict:
-    data = page.evaluate(SUBMIT, [case.text, str(case.rows or ""), str(case.cols or "")])
-    assert data["text"].strip(), f"{case.name}: the page shows no verdict"
-    if data["verdict"] == "unreadable":
-        return {"verdict": "unreadable"}
-    return {
-        "verdict": data["verdict"],
-        "closed": data["closed"] == "true",
-        "first_error": int(data["firstError"]) if data["firstError"] else None,
-        "repeated": sorted(json.loads(data["repeated"])),
-        "unvisited": json.loads(data["unvisited"]),
-    }
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """The site's pages, before the key's day (the self-check page needs no store)."""
-    out = tmp_path_factory.mktemp("site")
-    store = out / "no-store.sqlite"
-    done = knight(["site", "--out", str(out), "--today", "2000-01-01", "--no-pdf"], store)
+    """The site's pages, before the key's day (the self-check page needs no store), for a course that assigns
+    a closed tour of the 6x8 board from (1, 2)."""
+    out, here = tmp_path_factory.mktemp("site"), tmp_path_factory.mktemp("course")
+    course = Path(__file__).resolve().parents[2] / "course.toml"
+    text = course.read_text(encoding="utf-8").split("[assignment]")[0]
+    (here / "course.toml").write_text(text + '[assignment]\nboard = "6x8"\nstart = "1,2"\nclosed = true\n')
+    store = here / "no-store.sqlite"
+    done = knight(
+        ["site", "--out", str(out), "--today", "2000-01-01", "--no-pdf", "--course", str(here / "course.toml")], store
+    )
     assert done.returncode == 0, done.stderr
     return out
 
 
-def open_check(browser, site: Path, width: int):  # noqa: F811 - the fixture's value
-    context = browser.new_context(viewport={"width": width, "height": 800}, offline=True)
-    page = context.new_page()
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    page.on("request", lambda request: requests.append(request.url))
-    page.goto((site / "check.html").as_uri())
-    return page, errors, requests
-
-
-def test_the_cases_cover_every_verdict_and_error():
-    verdicts = [python_verdict(case) for case in cases()]
-    assert len(verdicts) >= 300
-    assert {v["verdict"] for v in verdicts} == {"full", "partial", "not a tour", "unreadable"}
-    assert any(v.get("closed") for v in verdicts) and any(v.get("repeated") for v in verdicts)
-    assert sum(v.get("first_error") not in (None, 1) for v in verdicts) > 50
+def test_the_cases_cover_every_verdict_format_and_character():
+    reports = [python_report(case.given()) for case in differential_cases()]
+    assert len(reports) >= 300
+    assert {r["verdict"] for r in reports} == {"full", "partial", "not a tour", "unreadable"}
+    assert {r["format"] for r in reports if r["verdict"] != "unreadable"} == set(formats.FORMATS)
+    assert any(r["closed"] for r in reports) and any(r["repeated"] for r in reports)
+    assert any(r["assigned"] is False for r in reports) and any(r["passed"] for r in reports)
+    assert sum(r["first_error_step"] not in (None, 1) for r in reports) > 50
+    assert any("binary" in r["errors"][0] for r in reports if r["verdict"] == "unreadable")
 
 
 def test_the_page_agrees_with_knight_check(browser, site):  # noqa: F811
-    page, errors, requests = open_check(browser, site, 1024)
+    """Every case in one session, pasted (or picked, when its bytes are not its text's UTF-8)."""
+    page, errors, requests = open_check(browser, site)
     try:
-        disagree = []
-        for case in cases():
-            expected, shown = python_verdict(case), page_verdict(page, case)
+        disagree, picked = [], 0
+        for case in differential_cases():
+            given = case.given()
+            paste = case.data is None and pastable(given.data)
+            picked += not paste
+            expected, shown = compared(python_report(given)), compared(page_report(page, given, paste=paste))
             if expected != shown:
-                disagree.append(f"{case.name}: knight check {expected}, the page {shown}")
+                diff = {key: (shown.get(key), expected.get(key)) for key in expected if shown.get(key) != expected[key]}
+                disagree.append(f"{case.name}: page vs knight check {diff}"[:500])
         assert disagree == [], f"{len(disagree)} disagreements:\n" + "\n".join(disagree[:10])
+        assert picked >= 10
         assert errors == []
         assert requests == [(site / "check.html").as_uri()]  # offline: nothing but the page itself
+    finally:
+        page.context.close()
+
+
+def test_the_page_holds_formats_bounds_and_characters(browser, site):  # noqa: F811
+    page, errors, _ = open_check(browser, site)
+    try:
+        held = page.evaluate("window.knightCheck")
+        assert held == {
+            "MAX_BYTES": formats.MAX_BYTES,
+            "MAX_BOARD_SQUARES": formats.MAX_BOARD_SQUARES,
+            "MAX_DIGITS": formats.MAX_DIGITS,
+            "MAX_JSON_DEPTH": formats.MAX_JSON_DEPTH,
+            "LINE_BREAKS": formats.LINE_BREAKS,
+            "SPACES": formats.SPACES,
+            "TOO_LARGE": formats.too_large(),
+        }
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_assignment_is_prefilled_from_the_course_and_said(browser, site):  # noqa: F811
+    page, errors, _ = open_check(browser, site)
+    try:
+        assert page.input_value("#board-size") == "6x8" and page.input_value("#start") == "1,2"
+        assert page.is_checked("#closed")
+        assert "a closed tour of the 6x8 board from (1, 2)" in page.text_content("#exercise")
+        board, squares = tours()[10]  # 6 x 8 from (1, 2), open
+        page.fill("#tour", array_text(board, squares, zero=False, style="plain"))
+        page.click("#check")
+        shown = page.text_content("#verdict")
+        assert "Verdict: full tour, open." in shown
+        assert "Exercise: not passed: the assigned exercise; an open tour, a closed one assigned." in shown
+        assert page.get_attribute("#verdict", "data-passed") == "false"
+        page.fill("#board-size", "5")
+        page.click("#check")
+        assert "not the assigned exercise: board 6x8, assigned 5x5" in page.text_content("#verdict")
+        assert errors == []
     finally:
         page.context.close()
 
@@ -255,12 +365,92 @@ def test_the_page_marks_the_first_error_on_the_board(browser, site):  # noqa: F8
     squares[10], squares[20] = squares[20], squares[10]
     page, errors, _ = open_check(browser, site, PHONE)
     try:
+        page.fill("#board-size", "")
+        page.fill("#start", "")
         page.fill("#tour", array_text(board, squares, zero=False, style="plain"))
         page.click("#check")
         assert page.get_attribute("#verdict", "data-verdict") == "not a tour"
-        assert "step 10" in page.text_content("#verdict")
+        assert "First error: step 10:" in page.text_content("#verdict")
         assert page.locator("#board rect.sq").count() == 64
         assert page.locator("#board .error-square").count() == 1 and page.locator("#board .error-move").count() == 1
+        # labelled as the handout's boards: rows and columns numbered from 0
+        assert page.locator("#board text.coord").all_text_contents() == [str(i) for i in range(8)] * 2
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+# --- the page holds up ------------------------------------------------------------------------------
+
+#: A paste as a student makes it: the text into #tour, the input event, then the Check button; the time each
+#: took in the page, and the report shown.
+PASTE = """([text, press]) => {
+  const tour = document.querySelector("#tour"), t0 = performance.now();
+  tour.value = text;
+  tour.dispatchEvent(new Event("input"));
+  const t1 = performance.now();
+  if (press) document.querySelector("#check").click();
+  return {input: t1 - t0, check: performance.now() - t1, report: window.knightCheckReport,
+          pending: document.querySelector("#pending").textContent, text: document.querySelector("#verdict").textContent};
+}"""
+
+
+def test_a_5_mb_paste_is_refused_at_once_in_the_commands_words(browser, site):  # noqa: F811
+    page, errors, _ = open_check(browser, site)
+    try:
+        started = time.perf_counter()
+        shown = page.evaluate(PASTE, ["(" + " " * 5_000_000, False])  # refused on paste, no Check needed
+        elapsed = time.perf_counter() - started
+        assert shown["report"]["errors"] == [formats.too_large()] and elapsed < 2, elapsed
+        assert f"Cannot read this: {formats.too_large()}." in shown["text"]
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(" + " " * 1_900_000,  # _PAIR's blanks after a bracket
+        "(1" + " " * 1_900_000 + "x",
+        "-" * 1_900_000,  # _CHESS_SPLIT's dashes
+        "a1 " + "-" * 1_900_000 + "b",
+        "{" + '"' + '\\"' * 900_000,  # a JSON string of escapes, unterminated
+        "[(" * 900_000,
+        "1 " * 950_000,
+    ],
+    ids=["bracket-blanks", "pair-blanks", "dashes", "chess-dashes", "json-escapes", "brackets", "one-long-row"],
+)
+def test_a_2_mb_paste_that_was_quadratic_is_answered_within_2_s(browser, site, text):  # noqa: F811
+    page, errors, _ = open_check(browser, site)
+    try:
+        shown = page.evaluate(PASTE, [text, True])
+        assert shown["pending"] == "A long text: press Check."  # a long paste is not checked by itself
+        assert shown["input"] < 100 and shown["check"] < 2000, shown["check"]
+        expected = python_report(Given(text.encode()))
+        assert compared(shown["report"]) == compared(expected)
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_400_by_400_partial_tour_gets_its_verdict(browser, site):  # noqa: F811
+    board = Board(400, 400)
+    squares = find_tour(board, (0, 0)).squares[:120_000]
+    text = array_text(board, squares, zero=False, style="plain")
+    assert len(text.encode()) <= formats.MAX_BYTES
+    page, errors, _ = open_check(browser, site)
+    try:
+        page.fill("#board-size", "400")
+        page.fill("#start", "0,0")
+        page.uncheck("#closed")
+        shown = page.evaluate(PASTE, [text, True])
+        assert shown["check"] < 2000, shown["check"]
+        report = shown["report"]
+        assert report["verdict"] == "partial" and report["summary"] == "partial tour of 120000 of 160000 squares"
+        assert len(report["unvisited"]) == 40_000 and report["first_error_step"] is None
+        assert "Verdict: partial tour of 120000 of 160000 squares." in shown["text"]
+        assert "board is too large to draw" in page.text_content("#board")
         assert errors == []
     finally:
         page.context.close()
@@ -275,11 +465,12 @@ def test_usable_on_a_phone(browser, site, name):  # noqa: F811
             page.goto((site / name).as_uri())
         else:
             board, squares = tours()[-1]
+            page.fill("#board-size", "")
             page.fill("#tour", array_text(board, squares, zero=False, style="bordered"))
             page.click("#check")
             box = page.locator("#board svg").bounding_box()
             assert box is not None and box["width"] >= 300 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE
-            for control in ("#tour", "#check", "#rows", "#cols", "#file"):
+            for control in ("#tour", "#check", "#board-size", "#start", "#closed", "#format", "#file"):
                 edge = page.locator(control).bounding_box()
                 assert edge is not None and edge["x"] >= 0 and edge["x"] + edge["width"] <= PHONE, control
         width = page.evaluate("document.documentElement.scrollWidth")

@@ -79,9 +79,21 @@
     return true;
   }
   function grouped(n) { return String(n).replace(/\B(?=(\d{3})+$)/g, ","); }  // {n:,}; on digits only, short
-  function pyRepr(s) {  // repr() of a short str, as the messages show it
-    var quote = s.indexOf("'") >= 0 && s.indexOf('"') < 0 ? '"' : "'";
-    return quote + s.replace(/\\/g, "\\\\").split(quote).join("\\" + quote) + quote;
+  var UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Zs}]/u;  // str.isprintable() is false
+  function pyRepr(s) {  // repr() of a short str (at most 40 characters), as the messages show it
+    var quote = s.indexOf("'") >= 0 && s.indexOf('"') < 0 ? '"' : "'", out = quote;
+    Array.from(s).forEach(function (ch) {
+      var code = ch.codePointAt(0), hex = code.toString(16);
+      if (ch === "\\" || ch === quote) out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (ch === " " || !UNPRINTABLE.test(ch)) out += ch;
+      else if (code < 0x100) out += "\\x" + ("0" + hex).slice(-2);
+      else if (code < 0x10000) out += "\\u" + ("000" + hex).slice(-4);
+      else out += "\\U" + ("0000000" + hex).slice(-8);
+    });
+    return out + quote;
   }
 
   // --- numbers and boards ------------------------------------------------------------------------
@@ -377,7 +389,7 @@
         records.push([step, csvInteger(field(fields, rAt)), csvInteger(field(fields, cAt))]);
       } catch (error) {
         if (error instanceof Unreadable) throw error;
-        throw new Unreadable("CSV line " + (i + 1) + " is not 'step,row,col' numbers: " + pyRepr(strip(lines[i]).slice(0, 40)) + "; fix or remove it");
+        throw new Unreadable("CSV line " + (i + 1) + " is not 'step,row,col' numbers: " + pyRepr(Array.from(strip(lines[i])).slice(0, 40).join("")) + "; fix or remove it");
       }
     }
     if (!records.length) throw new Unreadable("the CSV table has a header but no squares; give one square a line");
