@@ -27,7 +27,7 @@ def _tours() -> dict[str, tuple[tuple[int, int], list[tuple[int, int]], str]]:
     """The tours the inputs are written from: (board, squares, `knight tour --json`)."""
     from knight.engine import Board, find_tour
 
-    specs = {
+    specs: dict[str, tuple[int, int, tuple[int, int], str, dict]] = {
         "t8": (8, 8, (0, 0), "warnsdorff", {}),
         "t5": (5, 5, (0, 0), "warnsdorff", {}),
         "c6": (6, 6, (0, 0), "parberry", {}),  # closed
@@ -38,7 +38,7 @@ def _tours() -> dict[str, tuple[tuple[int, int], list[tuple[int, int]], str]]:
     found = {}
     for key, (n, m, start, method, params) in specs.items():
         tour = find_tour(Board(n, m), start, method, **params)
-        found[key] = ((n, m), [tuple(sq) for sq in tour.squares], json.dumps(tour.to_dict()))
+        found[key] = ((n, m), [(r, c) for r, c in tour.squares], json.dumps(tour.to_dict()))
     return found
 
 
