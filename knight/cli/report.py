@@ -7,12 +7,15 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 import typer
 
 from knight.cli import app, fail
 from knight.cli.options import Choice, JsonOption, KnightCommand, QuietOption, choice_option, examples, print_json
+
+if TYPE_CHECKING:  # imported where used: `knight --help` loads no report
+    from knight.report.course import CourseContext
 
 __all__ = ["DEFAULT_OUT", "FILE_NAMES", "JobHash", "Meta", "report", "check_out", "report_meta", "papers"]
 
@@ -144,7 +147,7 @@ def check_out(out: Path) -> None:
     remove_leftovers(out)  # what a render killed midway left behind
 
 
-def _course(path: Path | None) -> dict[str, str] | None:
+def _course(path: Path | None) -> CourseContext | None:
     """The course file's title, class and dates, for the editions' headings (None: no course file given)."""
     if path is None:
         return None

@@ -120,7 +120,7 @@ class Check:
     @property
     def legal_prefix(self) -> int:
         """How many squares the submission lists before its first error: its longest legal prefix (every square
-        when it has no error). The rubric credits these squares (:func:`knight.grading.gradebook.score`)."""
+        when it has no error). The rubric credits these squares (:func:`knight.grading.rubric.score`)."""
         squares, labels = self.submission.squares, self.submission.labels
         if self.first_error_step is None:
             return len(squares)

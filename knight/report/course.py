@@ -20,7 +20,7 @@ import tomllib
 import zoneinfo
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from knight.errors import InvalidInput
 
@@ -29,6 +29,26 @@ __all__ = ["DEFAULT_COURSE", "Assignment", "Course", "load_course", "parse_cours
 #: The course file at the project's root, used when none is named.
 DEFAULT_COURSE = Path("course.toml")
 _KEYS = "title, class, due, time_zone, key_public_from, hand_in, [assignment]"
+
+
+class AssignmentContext(TypedDict):
+    """:meth:`Assignment.to_context`: what the templates and the self-check page read."""
+
+    board: list[int]
+    start: list[int] | None
+    closed: bool
+
+
+class CourseContext(TypedDict):
+    """:meth:`Course.to_context`: what the templates show."""
+
+    title: str
+    class_name: str
+    due: str
+    time_zone: str
+    key_public_from: str
+    hand_in: str
+    assignment: AssignmentContext | None
 
 
 @dataclass(frozen=True)
@@ -40,7 +60,7 @@ class Assignment:
     start: tuple[int, int] | None = None
     closed: bool = False
 
-    def to_context(self) -> dict[str, Any]:
+    def to_context(self) -> AssignmentContext:
         """What the templates and the self-check page read."""
         return {
             "board": list(self.board),
@@ -69,7 +89,7 @@ class Course:
         """True from ``key_public_from`` on (that day included)."""
         return today >= self.key_public_from
 
-    def to_context(self) -> dict[str, Any]:
+    def to_context(self) -> CourseContext:
         """What the templates show (dates as ISO text; the assignment as :meth:`Assignment.to_context`, or None)."""
         return {
             "title": self.title,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from knight.cli import main
 from knight.engine import Board, InvalidInput, find_tour
+from knight.engine.board import is_knight_move
 from knight.grading.check import FULL, NOT_A_TOUR, PARTIAL, check
 from knight.grading.formats import FORMATS, Unreadable, parse_bytes, parse_text, read_file, square_name
 from knight.grading.gradebook import grade_directory, load_rubric
@@ -184,9 +185,13 @@ def test_a_step_dropped(data):
     fmt, style = data.draw(st.sampled_from(MUTABLE))
     i = data.draw(st.integers(1, tour.length - 1))
     squares = tour.squares
+    dropped = squares[i]
     del squares[i]
     result = first_error(tour, fmt, style, squares)
-    if i == tour.length - 1:  # the last step dropped: a partial tour
+    if i == tour.length - 1 and fmt == "array" and is_knight_move(dropped, squares[0]):
+        # 0 on the one unvisited square, a knight move before square 1: the array reads as a 0-based full tour too
+        assert result.verdict in (PARTIAL, FULL)
+    elif i == tour.length - 1:  # the last step dropped: a partial tour
         assert result.verdict == PARTIAL and result.length == tour.length - 1
     else:
         assert result.verdict == NOT_A_TOUR and result.first_error_step == i
