@@ -20,9 +20,9 @@ __all__ = ["SQUARE_FORMS", "square_option", "parse_square", "parse_squares", "jo
 #: What the help of every square option says about the value.
 SQUARE_FORMS = "ROW,COL 0-based from the top-left, or a chess name like b7 (a1 is the bottom-left square)"
 
-_PAIR = re.compile(r"\(?\s*(-?\d{1,9})\s*[,\s]\s*(-?\d{1,9})\s*\)?")
-_CHESS = re.compile(r"([a-zA-Z])(\d{1,9})")
-_NUMBER = re.compile(r"-?\d+")  # any length: a long number is then refused as a square, in one line
+_PAIR = re.compile(r"\(?\s*(-?[0-9]{1,9})\s*[,\s]\s*(-?[0-9]{1,9})\s*\)?")
+_CHESS = re.compile(r"([a-zA-Z])([0-9]{1,9})")
+_NUMBER = re.compile(r"-?[0-9]+")  # any length: a long number is then refused as a square, in one line
 
 
 def square_option(help: str, *names: str) -> Any:  # noqa: A002 - typer's own name
