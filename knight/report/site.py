@@ -159,6 +159,8 @@ def _copy_docs(
     except OSError as error:
         with contextlib.suppress(OSError):  # the disk that failed the copy may fail this too: the next build will
             _remove(fresh)
+        if isinstance(error.filename, str) and docs.resolve() in Path(error.filename).resolve().parents:
+            raise RenderError(cannot_write(error.filename, error, doing="read")) from None
         raise RenderError(cannot_write(_shown(error.filename, fresh, target), error)) from None
     site.files += [f"docs/{name}" for name in copied]
     for front in ("index.html", "README.md", "index.md"):
@@ -202,7 +204,9 @@ def _copy_tree(source: Path, target: Path) -> list[str]:
             try:
                 shutil.copyfile(Path(folder) / name, destination)
             except OSError as error:
-                if error.filename is None:  # a write that failed midway says no file: name the one written
+                # sendfile's error names both files (the copy's in filename2), a write's midway neither: name the
+                # copy, unless the docs' own file could not be opened
+                if error.filename2 is not None or error.filename is None:
                     error.filename = str(destination)
                 raise
             copied.append(str(relative / name) if str(relative) != "." else name)

@@ -252,7 +252,8 @@ def test_the_assignment_table_is_read(course):
 # a full disk
 
 
-def test_a_disk_that_fills_while_the_docs_are_copied_is_one_line(capsys, course, tmp_path, monkeypatch):
+@pytest.mark.parametrize("names_files", [False, True])  # a write midway names no file; sendfile names both
+def test_a_disk_that_fills_while_the_docs_are_copied_is_one_line(capsys, course, tmp_path, monkeypatch, names_files):
     import knight.report.site as site_module
 
     built = tmp_path / "built"
@@ -268,14 +269,32 @@ def test_a_disk_that_fills_while_the_docs_are_copied_is_one_line(capsys, course,
 
     def full(source: object, target: object, **options: object) -> object:
         if str(target).endswith("basic.css"):
+            if names_files:
+                raise OSError(errno.ENOSPC, "No space left on device", str(source), None, str(target))
             raise OSError(errno.ENOSPC, "No space left on device")
         return copy(source, target, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(site_module.shutil, "copyfile", full)
     status, _, err = knight_cli(capsys, *argv)
-    one_line(status, err, "no space left", "basic.css")
+    one_line(status, err, "no space left", str(out / "docs" / "_static" / "basic.css"))
     assert listing(out / "docs") == copied  # the docs of the last build are kept whole
     assert not [name for name in os.listdir(out) if name.startswith(".docs")]  # no half copy left
+
+
+def test_a_docs_file_that_cannot_be_read_is_one_line(capsys, course, tmp_path, monkeypatch):
+    import knight.report.site as site_module
+
+    built = tmp_path / "built"
+    built.mkdir()
+    (built / "index.html").write_text("<h1>docs</h1>")
+
+    def forbidden(source: object, target: object, **options: object) -> object:
+        raise PermissionError(errno.EACCES, "Permission denied", str(source))
+
+    monkeypatch.setattr(site_module.shutil, "copyfile", forbidden)
+    argv = ["site", "--out", tmp_path / "site", "--course", course, "--today", DAY_BEFORE, "--docs", built, "--no-pdf"]
+    status, _, err = knight_cli(capsys, *argv)
+    one_line(status, err, "cannot read", str(built / "index.html"), "permission denied")
 
 
 def test_a_disk_that_fills_while_a_page_is_written_is_one_line(capsys, course, tmp_path, monkeypatch):
