@@ -25,8 +25,8 @@ from knight.cli.report import check_out, papers, report_meta
 
 __all__ = ["refuse_published_by_accident", "site"]
 
-#: The files every site knight writes holds: a folder that has files but not these was not written by it.
-SITE_FILES = ("index.html", "check.html", "knights-tour-handout.html")
+#: The file every build of a site writes first: a folder that holds files but not this one is no site of knight's.
+SITE_MARK = "knights-tour-handout.html"
 
 
 @app.command(
@@ -95,6 +95,8 @@ def site(
     from knight.report.site import Key, build_site, key_gaps
 
     target = _checked_out(out, docs, force=force)
+    if docs.is_dir() and not (docs / "index.html").is_file():  # not Sphinx's build: a folder published whole
+        fail(f"--docs {docs} holds no index.html, so it is not the built docs; give docs/_build/html (`make docs`)")
     checked = load_course(course)
     day = parse_day(today) if today is not None else checked.today()
     check_out(target)
@@ -150,9 +152,10 @@ def _checked_out(out: str, docs: Path, *, force: bool) -> Path:
             fail(f"--out {out} is, holds or is inside {name} {folder}; give a folder of its own (e.g. --out site)")
     if not force:
         refuse_published_by_accident(target, "the site, the answer key with it")
-        if where.is_dir() and not all((where / name).is_file() for name in SITE_FILES):
+        if where.is_dir() and not (where / SITE_MARK).is_file():
             try:
-                holds = next(os.scandir(where), None)
+                with os.scandir(where) as listed:
+                    holds = next(listed, None)
             except OSError:
                 holds = None  # check_out says what is wrong with it
             if holds is not None:

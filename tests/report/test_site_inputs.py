@@ -117,6 +117,16 @@ def test_the_package_and_the_clone_are_refused(capsys, course):
         assert not (clone / ".git" / "site").exists()
 
 
+def test_docs_that_are_not_built_docs_are_refused(capsys, course, tmp_path):
+    private = tmp_path / "home"
+    private.mkdir()
+    (private / "grades.csv").write_text("alice,10")
+    argv = ["site", "--out", tmp_path / "site", "--course", course, "--today", DAY_BEFORE, "--no-pdf"]
+    status, _, err = knight_cli(capsys, *argv, "--docs", private)
+    one_line(status, err, f"--docs {private}", "index.html")
+    assert not (tmp_path / "site").exists()
+
+
 def test_a_folder_of_other_files_is_refused_unless_forced(capsys, course, tmp_path):
     out = tmp_path / "mine"
     out.mkdir()
