@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -94,6 +95,9 @@ def site(
     from knight.report.render import render_html
     from knight.report.site import Key, build_site, key_gaps
 
+    for option, path in (("--course", course), ("--docs", docs), ("--store", store)):
+        if "\x00" in str(path or ""):
+            fail(f"{option} {str(path)!r} holds a character no path may hold; give the path")
     target = _checked_out(out, docs, force=force)
     if docs.is_dir() and not (docs / "index.html").is_file():  # not Sphinx's build: a folder published whole
         fail(f"--docs {docs} holds no index.html, so it is not the built docs; give docs/_build/html (`make docs`)")
@@ -140,7 +144,14 @@ def _checked_out(out: str, docs: Path, *, force: bool) -> Path:
     if not out.strip():
         fail("--out is empty; give the folder to write the site to (e.g. --out site)")
     target = Path(out)
-    where = target.resolve()
+    try:
+        where = target.resolve()
+        where.stat()
+    except ValueError:  # a NUL character
+        fail(f"--out {out!r} holds a character no path may hold; give the folder to write the site to")
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR):  # a name too long, a loop of links, ...
+            fail(f"--out {out}: {(error.strerror or str(error)).lower()}; give another folder")
     here = Path.cwd().resolve()
     if where == here or where in here.parents:
         fail(
@@ -192,7 +203,7 @@ def refuse_published_by_accident(out: Path, what: str) -> None:
     The work tree is found by its ``.git`` (a folder, or a file for a worktree or submodule) in ``out`` or a
     folder above it; outside one there is nothing to check, with or without git."""
     where = out.resolve()
-    top = next((folder for folder in (where, *where.parents) if (folder / ".git").exists()), None)
+    top = next((folder for folder in (where, *where.parents) if _exists(folder / ".git")), None)
     if top is None:
         return
     advice = f"add it to {top / '.gitignore'}, write outside the clone, or give --force"
@@ -222,3 +233,11 @@ def refuse_published_by_accident(out: Path, what: str) -> None:
         fail(
             f"--out {out} is inside the git work tree {top} and git could not tell whether it is ignored ({said}); {advice}"
         )
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` is there; False too where the system cannot say (a name too long, say)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False

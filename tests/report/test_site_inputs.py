@@ -91,6 +91,22 @@ def test_the_current_directory_or_one_holding_it_is_refused(capsys, course, tmp_
     assert listing(tmp_path) == before  # nothing written, nothing removed
 
 
+@pytest.mark.parametrize(("out", "says"), [("a\x00b", "no path may hold"), ("x" * 300, "too long")])
+def test_an_out_no_system_takes_is_one_line(capsys, course, tmp_path, monkeypatch, out, says):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = site(capsys, out, course)
+    one_line(status, err, "--out", says)
+    assert os.listdir(tmp_path) == ["course.toml"]
+
+
+@pytest.mark.parametrize("option", ["--course", "--docs", "--store"])
+def test_a_path_no_system_takes_is_one_line(capsys, course, tmp_path, option):
+    argv = ["site", "--out", tmp_path / "site", "--course", course, "--today", DAY, "--docs", "none", "--no-pdf"]
+    status, _, err = knight_cli(capsys, *argv, option, "a\x00b")
+    one_line(status, err, option, "no path may hold")
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_docs_it_copies_and_their_sources_are_refused(capsys, course, tmp_path):
     built = tmp_path / "docs" / "_build" / "html"
     built.mkdir(parents=True)
