@@ -27,7 +27,9 @@ __all__ = [
     "TIE_BREAKS",
     "BLOG_DX",
     "BLOG_DY",
+    "HOMEWORK_MOVES",
     "blog_ranks",
+    "homework_ranks",
     "register_tie_break",
     "naive_tour",
     "static_tour",
@@ -58,6 +60,9 @@ TIE_BREAKS: dict[str, str] = {
     "blog": "the Warnsdorff blog's Python script as printed: heappush((degree, i)) over its moves "
     "dx = [-2, -1, 1, 2, -2, -1, 1, 2] (columns), dy = [1, 2, 2, 1, -1, -2, -2, -1] (rows), "
     "so ties go to its lowest index i (our moves 4, 5, 6, 7, 3, 2, 1, 0 in that order)",
+    "homework": "Homework #8's own order of the eight moves, ties to the first it lists: (i - 1, j - 2), "
+    "(i - 1, j + 2), (i + 1, j - 2), (i + 1, j + 2), (i - 2, j - 1), (i - 2, j + 1), (i + 2, j - 1), "
+    "(i + 2, j + 1) from (i, j) = (row, col) (our moves 3, 0, 4, 7, 2, 1, 5, 6 in that order)",
 }
 _TIE_CODES = {
     "first": _FIRST,
@@ -68,6 +73,7 @@ _TIE_CODES = {
     "squirrel": _SQUIRREL,
     "squirrel-table": _SQUIRREL,
     "blog": _FIRST,
+    "homework": _FIRST,
 }
 #: A tie-break that is a fixed preference among the eight moves: ``ranks(board, start)`` gives the
 #: kernel's ``ranks`` array (one row of 8, lower wins a tie). Filled below and by :func:`register_tie_break`.
@@ -93,6 +99,27 @@ def blog_ranks() -> np.ndarray:
 
 
 _TIE_RANKS["blog"] = lambda board, start: blog_ranks()
+
+#: Homework #8's eight moves as (row, col) changes, in the order it lists them: from (i, j) to (i - 1, j - 2),
+#: (i - 1, j + 2), (i + 1, j - 2), (i + 1, j + 2), (i - 2, j - 1), (i - 2, j + 1), (i + 2, j - 1), (i + 2, j + 1).
+HOMEWORK_MOVES = ((-1, -2), (-1, 2), (1, -2), (1, 2), (-2, -1), (-2, 1), (2, -1), (2, 1))
+
+
+def homework_ranks() -> np.ndarray:
+    """Homework #8's order of the moves as the kernel's ranks: ``ranks[0, k]`` is the homework's index of our move
+    ``k`` (a student who codes "the next possible square with lowest degree" over its list, keeping the first of
+    equal degrees, takes the tied move it lists first).
+
+    >>> homework_ranks()[0].tolist()
+    [1, 5, 4, 0, 2, 6, 7, 3]
+    """
+    ranks = np.empty((1, 8), dtype=np.int64)
+    for i, move in enumerate(HOMEWORK_MOVES):
+        ranks[0, list(zip(VERTICAL, HORIZONTAL)).index(move)] = i
+    return ranks
+
+
+_TIE_RANKS["homework"] = lambda board, start: homework_ranks()
 
 
 def register_tie_break(name: str, meaning: str, ranks: RankFunction) -> None:
