@@ -167,7 +167,8 @@ def deitel_naive(data: StoreData) -> Naive:
             mean=sum(moves) / len(moves),
             full=sum(r.full for r in naive.values()),
         ),
-        heat=heat_map_svg(board, start_grid(board, naive, lambda r: r.length - 1), title="moves made from each start"),
+        # the worksheet's grid asks for the squares each start reached (its legend), not the moves made
+        heat=heat_map_svg(board, start_grid(board, naive, lambda r: r.length), title="squares reached from each start"),
     )
 
 
@@ -292,6 +293,7 @@ class SixtyFourTours:
     updated_failures: list[Failure] = field(default_factory=list)
     static6_reached: list[int] = field(default_factory=list)  # the squares each failing 6 x 6 start reached
     updated_map: str = ""
+    static6_map: str = ""  # the worksheet's third grid: 6 x 6, never updated
 
     @property
     def updated_failing(self) -> str:
@@ -332,4 +334,5 @@ def deitel_64_tours(data: StoreData) -> SixtyFourTours:
         updated_failures=failures(updated.values()),
         static6_reached=sorted({f.reached for f in failures(static6.values())}),
         updated_map=outcome_map(board, list(updated.values()), "updated table: each start's outcome"),
+        static6_map=outcome_map(Board(6, 6), list(static6.values()), "6 × 6, static table: each start's outcome"),
     )

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from knight.engine import Board
-from knight.engine.board import Square
+from knight.engine.board import HORIZONTAL, VERTICAL, Square
 from knight.engine.diagrams import join_svg, starts_map_svg, tour_svg
 from knight.engine.parberry import BASE_SIZES, parberry_join, structured_moves
 from knight.engine.theory import Verdict, colour_counts, open_tour_verdict
@@ -34,6 +36,13 @@ __all__ = [
 
 #: The boards the Eiffel questions ask about.
 EIFFEL_SIZES = (5, 6, 8)
+#: Wirth's order of the eight moves (Algorithms + Data Structures = Programs, 1976, the knight's tour), which the
+#: Eiffel text follows without printing its own row and col: move k goes from (x, y) to (x + a[k], y + b[k]) on his
+#: board h[x, y], printed a row of x at a time, so a changes the row and b the column.
+WIRTH_A = (2, 1, -1, -2, -2, -1, 1, 2)
+WIRTH_B = (1, 2, 2, 1, -1, -2, -2, -1)
+#: The move orders C1 gives, as its table names them.
+DEITEL, WIRTH = "Deitel's", "Wirth's"
 
 
 @dataclass(frozen=True)
@@ -48,10 +57,33 @@ class FirstTour:
 
 @dataclass(frozen=True)
 class GivenUp:
-    """A board where the plain search found no tour within its budget of nodes."""
+    """A board where the plain search found no tour within its budget of nodes, in one move order."""
 
     board: str
     nodes: int
+    order: str = DEITEL
+    size: int = 0
+
+
+def wirth_start(board: Board, *, a_is_row: bool = True) -> Square | None:
+    """The square from which Try_Next_Move in Deitel's move order makes, square for square, the image of its search
+    in Wirth's order from (0, 0) under a symmetry of the board (None when no symmetry turns Deitel's move k into
+    Wirth's move k). The two searches then place the same number of squares, and find the same tour up to that
+    symmetry. ``a_is_row``: Wirth's a changes the row (his reading), else the column.
+
+    >>> wirth_start(Board(5, 5)), wirth_start(Board(5, 5), a_is_row=False)
+    ((4, 0), (4, 0))
+    """
+    wirth = list(zip(WIRTH_A, WIRTH_B)) if a_is_row else list(zip(WIRTH_B, WIRTH_A))
+    origin_and_moves = (np.array([0, *VERTICAL]), np.array([0, *HORIZONTAL]))
+    rows, cols = np.divmod(np.arange(board.size), board.m)
+    for sigma in board.symmetries():
+        r, c = sigma(*origin_and_moves)
+        if list(zip((r[1:] - r[0]).tolist(), (c[1:] - c[0]).tolist())) == wirth:
+            image_rows, image_cols = sigma(rows, cols)
+            k = int(np.flatnonzero((image_rows == 0) & (image_cols == 0))[0])
+            return int(rows[k]), int(cols[k])
+    return None
 
 
 @dataclass(frozen=True)
@@ -78,47 +110,74 @@ class FirstTours:
 
     @property
     def glance(self) -> str:
-        plain = [t for t in self.first_tours if t.order == "plain"]
-        return (
-            "First tour from (0, 0) after "
-            + ", ".join(
-                [f"{t.nodes:,}{' nodes' if i == 0 else ''} on {t.board}" for i, t in enumerate(plain)]
-                + [f"none within {g.nodes:,} on {g.board}" for g in self.given_up]
-            )
-            + f" (plain order); {self.five.found} of 25 squares of 5 × 5 start a tour, "
-            f"{self.five.proven_none} proved none."
+        sizes = sorted(
+            {t.size for t in self.first_tours if t.order in (DEITEL, WIRTH)} | {g.size for g in self.given_up}
         )
+        boards = ", ".join(board_text(n) for n in sizes)
+        orders = [f"{order} {self._after(order, sizes)}" for order in (DEITEL, WIRTH) if self._after(order, sizes)]
+        return (
+            f"First tour from (0, 0) on {boards} after: " + " nodes; ".join(orders) + " (the text's order is open)"
+            f"; {self.five.found} of 25 squares of 5 × 5 start a tour, {self.five.proven_none} proved none."
+        )
+
+    def _after(self, order: str, sizes: list[int]) -> str:
+        """The nodes to the first tour on each of ``sizes`` in one move order: ``14,009, 58,692, none within …``."""
+        found = {t.size: f"{t.nodes:,}" for t in self.first_tours if t.order == order}
+        lost = {
+            g.size: f"none within {g.nodes:,}" if order == DEITEL else "none" for g in self.given_up if g.order == order
+        }
+        if not found and not lost:
+            return ""
+        return ", ".join(found.get(n) or lost.get(n) or "—" for n in sizes)
+
+    @property
+    def wirth_same_either_way(self) -> bool:
+        """Whichever of Wirth's a and b changes the row, his search from (0, 0) is Deitel's from the same start."""
+        return all(wirth_start(Board(s, s)) == wirth_start(Board(s, s), a_is_row=False) for s in EIFFEL_SIZES)
+
+    @property
+    def wirth_a(self) -> tuple[int, ...]:
+        return WIRTH_A
+
+    @property
+    def wirth_b(self) -> tuple[int, ...]:
+        return WIRTH_B
+
+
+def _order_of(record: TourRecord) -> str | None:
+    """The move order a stored search from a start stands for from (0, 0): Deitel's (plain, from (0, 0)), Wirth's
+    (plain, from :func:`wirth_start`: the same search up to a symmetry), Warnsdorff's ordering (from (0, 0))."""
+    if record.params["order"] != "plain":
+        return record.params["order"] if record.start == (0, 0) else None
+    if record.start == (0, 0):
+        return DEITEL
+    return WIRTH if record.start == wirth_start(record.board) else None
 
 
 def eiffel_first(data: StoreData) -> FirstTours:
+    """The first tour from (0, 0) in each move order the text may have meant: Deitel's and Wirth's (the text's
+    row and col are not printed), and Warnsdorff's ordering; 5 x 5 searched to the end from every start."""
     results = data.results
-    found = sorted(
-        (
-            r
-            for r in results.select("backtrack", closed=False)
-            if r.start == (0, 0) and r.n == r.m and r.n in EIFFEL_SIZES and r.full and "removed" not in r.params
-        ),
-        key=lambda r: (r.n, r.params["order"] != "plain"),
-    )
-    if not found:  # searches from other starts only (or none that finished): no first tour to show
+    searches = [
+        r
+        for r in results.select("backtrack", closed=False)
+        if r.n == r.m and r.n in EIFFEL_SIZES and "removed" not in r.params and _order_of(r) is not None
+    ]
+    rank = {DEITEL: 0, WIRTH: 1}
+    found = sorted((r for r in searches if r.full), key=lambda r: (r.n, rank.get(str(_order_of(r)), 2)))
+    if not found:
+        # searches from other starts only (or none that finished): no first tour to show
         raise MissingData(f"no backtracking search from (0, 0) that found a tour; run `{results.hint}` first")
-    first_tours = [FirstTour(r.n, board_text(r.n), r.params["order"], r.work) for r in found]
+    first_tours = [FirstTour(r.n, board_text(r.n), str(_order_of(r)), r.work) for r in found]
     five = results.by_start("backtrack", 5, 5, order="plain", closed=False)
-    drawn = next((i for i, t in enumerate(first_tours) if t.order == "plain"), 0)
+    drawn = next((i for i, t in enumerate(first_tours) if t.order == DEITEL), 0)
     given_up = sorted(
-        {
-            (r.n, r.work)
-            for r in results.select("backtrack", order="plain", closed=False)
-            if r.start == (0, 0)
-            and r.n == r.m
-            and r.n in EIFFEL_SIZES
-            and r.budget_exhausted
-            and "removed" not in r.params
-        }
+        {(r.n, r.work, str(_order_of(r))) for r in searches if r.budget_exhausted and _order_of(r) in rank},
+        key=lambda g: (g[0], rank[g[2]]),
     )
     return FirstTours(
         first_tours=first_tours,
-        given_up=[GivenUp(board_text(n), nodes) for n, nodes in given_up],
+        given_up=[GivenUp(board_text(n), nodes, order, n) for n, nodes, order in given_up],
         drawn=first_tours[drawn],
         svg=tour_svg(found[drawn].tour(), title=f"first tour found on {first_tours[drawn].board}"),
         five=FiveByFive(

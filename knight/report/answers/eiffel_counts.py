@@ -11,6 +11,7 @@ import numpy as np
 from knight.engine.diagrams import heat_map_svg
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, agreement
+from knight.report.answers.homework import OTHER_ORDER, OWN_TIE
 from knight.report.records import CensusRecord, FrontierRecord
 from knight.report.text import board_text, duration
 
@@ -25,8 +26,10 @@ __all__ = [
     "eiffel_all",
 ]
 
-#: Homework #8's program, as the key names it among the heuristics' runs.
-HOMEWORK_RULE = "Warnsdorff (first ties)"
+#: Homework #8's program, as the key names it among the heuristics' runs: in the homework's own move order (ties to
+#: the first of its eight moves as it lists them), and in Deitel's (ties to the lowest move number) beside it.
+HOMEWORK_RULE = "Warnsdorff (homework ties)"
+DEITEL_ORDER_RULE = "Warnsdorff (first ties)"
 #: How the key names the methods in prose.
 METHOD_NAMES = {
     "naive": "first legal move",
@@ -127,8 +130,10 @@ class OpenCount:
     corner: int | None
     found: int
     by_method: list[tuple[str, int]]
-    homework_rule: int
+    homework_rule: int | None  # None: the store has no runs in the homework's own order on this board
     heat: str
+    deitel_order: int | None = None  # the same program in Deitel's move order
+    tree_nodes: int | None = None  # Try_All as printed from (0, 0): every path, nothing pruned (the exact tree)
 
 
 @dataclass(frozen=True)
@@ -175,7 +180,14 @@ class AllTours:
                 for i, b in enumerate(self.boards)
             )
             + "; Homework #8's rule finds "
-            + " and ".join(f"{b.homework_rule:,}" for b in self.boards)
+            + " and ".join("—" if b.homework_rule is None else f"{b.homework_rule:,}" for b in self.boards)
+            + (
+                " (Deitel's order "
+                + " and ".join("—" if b.deitel_order is None else f"{b.deitel_order:,}" for b in self.boards)
+                + ")"
+                if any(b.deitel_order is not None for b in self.boards)
+                else ""
+            )
             + " of them, all the heuristics together "
             + " and ".join(f"{b.found:,}" for b in self.boards)
             + f". Counted up to {largest.board} ({largest.tours:,} {'closed' if largest.closed else 'open'}); "
@@ -207,8 +219,12 @@ def eiffel_all(data: StoreData) -> AllTours:
                 corner=c.counts.get((0, 0)),
                 found=len({r.key_directed for r in full}),
                 by_method=sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
-                homework_rule=len(by_method.get(HOMEWORK_RULE, ())),
+                homework_rule=_found(data, c, OWN_TIE, by_method.get(HOMEWORK_RULE)),
                 heat=_heat(c) if c.n * c.m <= 36 else "",
+                deitel_order=_found(data, c, OTHER_ORDER, by_method.get(DEITEL_ORDER_RULE)),
+                tree_nodes=next(
+                    (e.exact_nodes for e in data.estimates if (e.n, e.m, e.start) == (c.n, c.m, (0, 0))), None
+                ),
             )
         )
     counts = exact_counts(data.censuses, data.frontier)
@@ -218,6 +234,13 @@ def eiffel_all(data: StoreData) -> AllTours:
         literature=beyond(counts),
         incomplete=[board_text(c.n, c.m) for c in data.censuses if c.total is None],
     )
+
+
+def _found(data: StoreData, c: CensusRecord, tie: str, keys: set[str] | None) -> int | None:
+    """How many of the census's tours one Warnsdorff tie-break found; None when it was not run on the board."""
+    if not data.results.select("warnsdorff", c.n, c.m, tie=tie):
+        return None
+    return len(keys or ())
 
 
 def _heat(c: CensusRecord) -> str:

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from knight.engine import Board
+from knight.engine.theory import colour_counts
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData
+from knight.report.answers.homework import OTHER_ORDER, OWN_TIE
 from knight.report.listings import Run, highlight, program_text, run_source
 from knight.report.questions import labels
-from knight.report.records import TourRecord
 
 __all__ = ["DAMAGED", "ERRATUM", "Erratum", "Step", "errata", "reindented"]
 
@@ -91,6 +92,8 @@ def full_tour_moves(data: StoreData) -> list[Erratum]:
             kind=ERRATUM,
             claim="remembering that a full tour consists of 64 moves",
             finding=(
+                "The exercise counts the start square as the first move (its counter's 1), the Eiffel text does "
+                f"the same ({number['eiffel-colours']}); a move takes the knight from one square to the next. "
                 f"A full tour numbers {shown.length} squares, so it makes {shown.length - 1} moves (the tour of "
                 f"{number['deitel-heuristic']} from {shown.start}: 1 to {shown.length}); a {shown.length}th move, "
                 f"back to the start, exists only for a closed tour ({closed} of the {len(full)} full tours of "
@@ -102,10 +105,11 @@ def full_tour_moves(data: StoreData) -> list[Erratum]:
 
 
 def occasionally(data: StoreData) -> list[Erratum]:
-    """Homework #8: the heuristic "will usually find a tour, but may occasionally fail". Not on 5 x 5."""
+    """Homework #8: the heuristic "will usually find a tour, but may occasionally fail". Not on 5 x 5: in the
+    homework's own move order (tie-break ``homework``), with Deitel's order beside when the store has it."""
     failures = {}
     for side in (5, 6, 8):
-        runs = data.results.by_start("warnsdorff", side, side, tie="first")
+        runs = data.results.by_start("warnsdorff", side, side, tie=OWN_TIE)
         failures[side] = ([r for r in runs.values() if not r.full], len(runs))
     failed, starts = failures[5]
     if 2 * len(failed) <= starts:
@@ -113,57 +117,22 @@ def occasionally(data: StoreData) -> list[Erratum]:
     board = Board(5, 5)
     no_tour = sum(board.colour(r.start) == board.minority_colour() for r in failed)
     others = ", ".join(f"{len(f)} of {s} on {side} × {side}" for side, (f, s) in failures.items() if side != 5)
+    deitel = data.results.select("warnsdorff", 5, 5, tie=OTHER_ORDER)
+    beside = f" (in Deitel's move order from {sum(not r.full for r in deitel)})" if deitel else ""
     return [
         Erratum(
             question="homework-5x5",
             kind=ERRATUM,
             claim="A heuristic (without backtracking) will usually find a tour, but may occasionally fail",
             finding=(
-                f"Not on 5 × 5: the heuristic fails from {len(failed)} of the {starts} starts, more often than it "
+                f"Not on 5 × 5: in the homework's own move order the heuristic fails from {len(failed)} of the "
+                f"{starts} starts{beside}, more often than it "
                 f"succeeds. {no_tour} of those {len(failed)} are squares of the colour with fewer squares, from "
                 f"which no tour exists at all; {len(failed) - no_tour} {'is' if len(failed) - no_tour == 1 else 'are'}"
                 f" the heuristic's own failure. “Occasionally” is right on the even boards: it fails from {others}."
             ),
             fix="“… will usually find a tour where one exists (on an odd board, from the squares of the colour "
             "with more squares), but may occasionally fail.”",
-        )
-    ]
-
-
-def tie_sizes(records: list[TourRecord]) -> tuple[int, int, int, int]:
-    """Replaying Warnsdorff tours: the moves made, how many of them chose among tied squares, how many among
-    three or more, and the most squares ever tied."""
-    moves = ties = many = most = 0
-    for record in records:
-        board, path = record.board, [int(s) for s in record.tour().path]
-        neighbours = board.neighbours
-        visited: set[int] = set()
-        for square in path[:-1]:
-            visited.add(square)
-            free = [int(t) for t in neighbours[square] if t >= 0 and int(t) not in visited]
-            degrees = [sum(u >= 0 and int(u) not in visited for u in neighbours[t]) for t in free]
-            tied = degrees.count(min(degrees))
-            moves, ties, many, most = moves + 1, ties + (tied > 1), many + (tied > 2), max(most, tied)
-    return moves, ties, many, most
-
-
-def two_squares(data: StoreData) -> list[Erratum]:
-    """The blog: "in the event of a tie between two squares". Ties are often among three or more."""
-    records = [r for r in data.results.by_start("warnsdorff", 8, 8, tie="first").values()]
-    moves, ties, many, most = tie_sizes(records)
-    if most <= 2:
-        return []
-    return [
-        Erratum(
-            question="blog-ties",
-            kind=ERRATUM,
-            claim="in the event of a tie between two squares",
-            finding=(
-                f"Imprecise: a tie is often among more than two squares. In the {len(records)} tours of 8 × 8 by "
-                f"Warnsdorff's rule (ties by move order), {ties:,} of the {moves:,} moves chose among tied squares, "
-                f"{many:,} of them among three or more (up to {most})."
-            ),
-            fix="“in the event of a tie between two or more squares”.",
         )
     ]
 
@@ -188,10 +157,12 @@ def _run(source: str) -> Run:
 def blog_script(data: StoreData) -> list[Erratum]:
     """The blog's script: our copy lost its indentation; the authors' text is Python 2 and imports nothing; and
     it sizes its board with height and width swapped. Each shown by running it."""
-    printed, fixed = program_text(AS_PRINTED), program_text(MADE_TO_RUN)
+    printed, program = program_text(AS_PRINTED), program_text(MADE_TO_RUN)
+    fixed = _blog_lines(printed, program)
     indented = reindented(printed, fixed)
     no_imports = "".join(x for x in fixed.splitlines(keepends=True) if not x.startswith(("import ", "from ")))
-    as_printed, with_indent, python3, made = _run(printed), _run(indented), _run(no_imports), _run(fixed)
+    as_printed, with_indent, python3 = _run(printed), _run(indented), _run(no_imports)
+    made = run_source(program, ("--seed", str(SEED)), name=SCRIPT_NAME)  # as its listing runs it
     if as_printed.status == 0 or made.status != 0:
         return []  # the copy runs after all, or the fix does not: nothing this note can say
     changed = sum(
@@ -231,12 +202,16 @@ def blog_script(data: StoreData) -> list[Erratum]:
             claim="print string.rjust(str(cb[cy][cx]), 2), … heappush(p_queue, (ctr, i)) … random.randint(0, width - 1)",
             finding=(
                 "Indented, it still does not run: it is Python 2 (print statements, xrange, string.rjust), which "
-                "the post does not say, and it imports none of random, heappush and heappop (Python 2 stops there "
-                "too):"
+                "the post does not say, and it imports none of random, heappush, heappop and string (Python 2 stops "
+                "there too):"
             ),
             fix=(
-                f"The {edits} lines of the diff below (our copy's indentation restored); then the script runs"
+                f"The {edits} lines of the diff below (our copy's indentation restored): the imports, print(…) and "
+                "xrange = range; string.rjust, gone from Python 3, becomes str's own rjust, which needs no import "
+                f"string. Then the script runs"
                 + (f": from {_start(made)} it numbers all 64 squares." if _start(made) else ".")
+                + f" {MADE_TO_RUN} below adds, before the blog's lines, a docstring and --seed, to give a student "
+                f"the same random start (--seed {SEED})."
             ),
             steps=[
                 Step.of("indented", with_indent, indented),
@@ -248,6 +223,13 @@ def blog_script(data: StoreData) -> list[Erratum]:
     )
     notes += _swapped_sides(fixed)
     return notes
+
+
+def _blog_lines(printed: str, program: str) -> str:
+    """The blog's own lines of the program made to run: from the script's first line on (the lines before it are
+    ours: its docstring and the reading of --seed)."""
+    first = printed.splitlines()[0]
+    return program[program.index(f"\n{first}\n") + 1 :]
 
 
 def _start(run: Run) -> tuple[int, int] | None:
@@ -334,11 +316,47 @@ def damaged_eiffel(data: StoreData) -> list[Erratum]:
     ]
 
 
+def sixty_first_move(data: StoreData) -> list[Erratum]:
+    """The Eiffel text: "After the 61st move there will be no white square to move to". It counts the start
+    square as the first move, as Deitel does (whose "64 moves" is the erratum of A1): treated alike."""
+    removed = [(0, 0), (7, 7)]
+    board = Board(8, 8)
+    kept = colour_counts(board, removed)
+    fewer, more = min(kept), max(kept)
+    squares = 2 * fewer + 1  # a path alternating colours, starting and ending on the colour with more
+    number = labels()
+    return [
+        Erratum(
+            question="eiffel-colours",
+            kind=ERRATUM,
+            claim=f"After the {_ordinal(squares)} move there will be no white square to move to",
+            finding=(
+                "The text counts the start square as the first move (board.put(1, x0, y0), then "
+                "Try_Next_Move(2, …): the k-th square is numbered on the “k-th move”), as Deitel does "
+                f"({number['deitel-by-hand']}); a move takes the knight from one square to the next. Without two "
+                f"opposite corners 8 × 8 keeps {more} squares of one colour and {fewer} of the other: a path "
+                f"alternating from the colour with more numbers at most {fewer + 1} + {fewer} = {squares} squares, "
+                f"which is {squares - 1} moves."
+            ),
+            fix=(
+                f"“After the {_ordinal(squares - 1)} move (the {_ordinal(squares)} square numbered) there will be no "
+                "white square to move to.”"
+            ),
+        )
+    ]
+
+
+def _ordinal(number: int) -> str:
+    """``61st``, ``60th``, ``62nd``."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 #: The notes, in the order of the questions.
 NOTES: tuple[Callable[[StoreData], list[Erratum]], ...] = (
     full_tour_moves,
     occasionally,
     damaged_eiffel,
-    two_squares,
+    sixty_first_move,
     blog_script,
 )

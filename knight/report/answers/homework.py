@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import starts_map_svg
+from knight.engine.greedy import HOMEWORK_MOVES
 from knight.report.answers.common import (
     Failure,
     NumberedBoard,
@@ -27,6 +28,10 @@ from knight.report.text import board_text
 
 __all__ = [
     "HOMEWORK_SIZES",
+    "OWN_TIE",
+    "OTHER_ORDER",
+    "ORDER_WORDS",
+    "homework_moves_text",
     "Asked",
     "BoardTours",
     "Partial",
@@ -46,6 +51,24 @@ MAP_SQUARE_MM = 6
 NUMBERED_SQUARE_MM = {5: 6.4, 6: 6.8, 8: 6.6}
 #: The homework's boards.
 HOMEWORK_SIZES = (5, 6, 8)
+#: The homework's answers are given first in its own terms: its own order of the eight moves, ties to the first one
+#: it lists (tie-break ``homework``); Deitel's move order (``first``) and the other tie-breaks beside.
+OWN_TIE = "homework"
+OTHER_ORDER = "first"
+#: The two move orders in words, as the answers name them.
+ORDER_WORDS = {
+    OWN_TIE: "the homework's own move order (ties to the first of its eight moves as it lists them)",
+    OTHER_ORDER: "Deitel's move order (ties to the lowest move number, 0–7)",
+}
+
+
+def homework_moves_text() -> str:
+    """The homework's eight moves in its order, as it writes them: ``(i − 1, j − 2), (i − 1, j + 2), …``."""
+
+    def term(letter: str, d: int) -> str:
+        return f"{letter} {'−' if d < 0 else '+'} {abs(d)}"
+
+    return ", ".join(f"({term('i', dr)}, {term('j', dc)})" for dr, dc in HOMEWORK_MOVES)
 
 
 @dataclass(frozen=True)
@@ -67,12 +90,22 @@ class Program(OneTour):
     partial: Partial | None
     failures: int
     failing: str = ""  # the starts it fails from, in words
+    order: str = ORDER_WORDS[OWN_TIE]
+    other_failures: int | None = None  # in Deitel's move order, when the store has it
+    other_partial: Square | None = None  # the start whose partial tour Deitel's order would show
+
+    @property
+    def moves(self) -> str:
+        """The homework's eight moves in its order, as it writes them."""
+        return homework_moves_text()
 
     @property
     def glance(self) -> str:
         return (
             f"The numbered array: from (0, 0) on 5 × 5 a {self.kind} tour, 1 to {self.length}; from "
-            f"{self.failures} of the 25 squares a partial tour and the failure message."
+            f"{self.failures} of the 25 squares a partial tour and the failure message"
+            + (f" (Deitel's move order: {self.other_failures})" if self.other_failures is not None else "")
+            + "."
         )
 
 
@@ -86,11 +119,14 @@ def shown_failure(board: Board, failed: Iterable[Square]) -> Square | None:
 
 
 def homework_program(data: StoreData) -> Program:
-    first = data.results.by_start("warnsdorff", 5, 5, tie="first")
-    (corner,) = at_starts(data.results, "warnsdorff", 5, 5, [(0, 0)], tie="first")
-    failed = [r for r in first.values() if not r.full]
+    """The program in the homework's own move order; how often Deitel's order fails beside it."""
+    own = data.results.by_start("warnsdorff", 5, 5, tie=OWN_TIE)
+    (corner,) = at_starts(data.results, "warnsdorff", 5, 5, [(0, 0)], tie=OWN_TIE)
+    failed = [r for r in own.values() if not r.full]
     shown = shown_failure(Board(5, 5), (r.start for r in failed))
-    partial = first[shown] if shown is not None else None
+    partial = own[shown] if shown is not None else None
+    other = [r for r in data.results.select("warnsdorff", 5, 5, tie=OTHER_ORDER)]
+    other_failed = [r.start for r in other if not r.full]
     return Program(
         full_array=corner.tour().array().tolist(),
         full=corner.full,
@@ -98,6 +134,8 @@ def homework_program(data: StoreData) -> Program:
         partial=Partial(partial.start, partial.length, partial.tour().array().tolist()) if partial else None,
         failures=len(failed),
         failing=_failing_words(Board(5, 5), failures(failed)),
+        other_failures=len(other_failed) if other else None,
+        other_partial=shown_failure(Board(5, 5), other_failed) if other else None,
     )
 
 
@@ -127,6 +165,11 @@ class TieRow:
     failing: str  # the failures in words, the smaller colour's summed up on an odd board
 
     @property
+    def name(self) -> str:
+        """The tie-break as the tables name it: the two move orders said in words beside their names."""
+        return {OWN_TIE: "homework (its own order)", OTHER_ORDER: "first (Deitel's order)"}.get(self.tie, self.tie)
+
+    @property
     def always(self) -> bool:
         """The question's "does your program always find a tour?" answered for this tie-break: a full tour from
         every start asked (every seed)."""
@@ -153,6 +196,10 @@ class BoardTours:
     failing: str
     failures_on_minority: int
     outcomes: str | None  # a small board of each start's outcome, when the question runs over every start
+    order: str = ORDER_WORDS[OWN_TIE]  # the move order of the answer given first
+    other: Summary | None = None  # Deitel's move order from the same starts, when the store has it
+    other_everywhere: Summary | None = None  # ... and from every start
+    other_failing: str = ""
 
     @property
     def odd(self) -> bool:
@@ -183,7 +230,7 @@ class BoardTours:
     def by_rule(self) -> str:
         """The answer to "always a tour?" where another tie-break, run from every start asked, gives the other
         answer than move order's: ``No with lookahead-min and random ties``."""
-        other = [r.tie for r in self.rules if r.tie != "first" and r.covers and r.always != self.always]
+        other = [r.tie for r in self.rules if r.tie != OWN_TIE and r.covers and r.always != self.always]
         if not other:
             return ""
         ties = ", ".join(other[:-1]) + (" and " if len(other) > 1 else "") + other[-1]
@@ -192,17 +239,34 @@ class BoardTours:
     @property
     def glance(self) -> str:
         s = self.summary
-        kinds = (
-            "all open"
-            if s.closed == 0
-            else ("all closed" if s.closed == s.full else f"{s.closed} closed, the rest open")
-        )
         return (
             f"{yes_no(self.always)}: {s.full} of {s.runs}"
-            + f"; {kinds}; {s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
+            + f"; {_kinds(s)}; {s.distinct_directed} different ({s.distinct_symmetric} up to symmetry)"
             + (f"; from all {self.everywhere.runs} starts {self.everywhere.full}" if self.sampled else "")
+            + self._other_glance
             + "."
         )
+
+    @property
+    def _other_glance(self) -> str:
+        """What Deitel's move order answers otherwise, in a few words for the glance: ``; Deitel's order: 12 of 25,
+        12 different``, or ``; the same in Deitel's order``."""
+        o, s = self.other, self.summary
+        if o is None:
+            return ""
+        differ = [f"{o.full} of {o.runs}"] if (o.full, o.runs) != (s.full, s.runs) else []
+        differ += [f"{o.closed or 'none'} closed"] if o.closed != s.closed else []
+        differ += [f"{o.distinct_directed} different"] if o.distinct_directed != s.distinct_directed else []
+        if self.sampled and self.other_everywhere is not None and self.other_everywhere.full != self.everywhere.full:
+            differ.append(f"from all {self.other_everywhere.full}")
+        return f"; Deitel's order: {', '.join(differ)}" if differ else "; the same in Deitel's order"
+
+
+def _kinds(s: Summary) -> str:
+    """Open or closed, as the glance says it of the full tours of ``s``."""
+    if s.closed == 0:
+        return "all open"
+    return "all closed" if s.closed == s.full else f"{s.closed} closed, the rest open"
 
 
 def _failing_words(board: Board, found: list[Failure]) -> str:
@@ -224,14 +288,16 @@ def _failing_words(board: Board, found: list[Failure]) -> str:
 def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
     def answer(data: StoreData) -> BoardTours:
         board = Board(size, size)
-        first = data.results.by_start("warnsdorff", size, size, tie="first")
+        first = data.results.by_start("warnsdorff", size, size, tie=OWN_TIE)
         question = next(q for q in questions() if q.id == f"homework-{Board(size, size)}")
         asked = [(s[0], s[1]) for s in question.starts] or sorted(first)
-        chosen = at_starts(data.results, "warnsdorff", size, size, asked, tie="first")
+        chosen = at_starts(data.results, "warnsdorff", size, size, asked, tie=OWN_TIE)
         sampled = len(chosen) < len(first)
         failed = failures(first.values())
+        other = data.results.select("warnsdorff", size, size, tie=OTHER_ORDER)
+        other_asked = [r for r in other if r.start in asked]
         rules = []
-        for tie in TIE_BREAKS:
+        for tie in sorted(TIE_BREAKS, key=lambda t: (t != OWN_TIE, t != OTHER_ORDER)):  # own order, Deitel's, the rest
             records = data.results.select("warnsdorff", size, size, tie=tie)
             if not records:
                 continue
@@ -264,6 +330,9 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
             outcomes=None
             if sampled
             else outcome_map(board, list(first.values()), f"{board_text(size)}: each start's outcome"),
+            other=Summary.of(other_asked) if {r.start for r in other_asked} == set(asked) else None,
+            other_everywhere=Summary.of(other) if other else None,
+            other_failing=_failing_words(board, failures(other)),
         )
 
     return answer
