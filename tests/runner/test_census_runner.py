@@ -226,9 +226,12 @@ def test_a_killed_census_worker_is_retried_and_the_census_is_exact(tmp_path):
     store = tmp_path / "s.sqlite"
     marker = tmp_path / "killed-once"
     done = knight(["census", "5", "--workers", "2", "--json", "-v"], store, faults=f"kill:5x5:0,0:{marker}")
+    # What the user gets: the worker was killed (the fault fired), its unit ran again, nothing failed, the count is
+    # exact. Not the log's wording: which of the pool's paths notices a death first depends on the machine's load.
+    report = json.loads(done.stdout)
     assert done.returncode == 0, done.stderr
-    assert marker.exists() and "killed by signal 9; retrying" in done.stderr
-    assert json.loads(done.stdout)["counts"] == census(Board(5, 5)).counts.tolist()
+    assert marker.exists() and report["units_failed"] == 0 and report["units_done"] == report["units"]
+    assert report["counts"] == census(Board(5, 5)).counts.tolist()
 
 
 def test_a_census_that_keeps_failing_is_reported_incomplete(tmp_path):
