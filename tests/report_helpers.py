@@ -24,7 +24,7 @@ method = "static"
 boards = [5, 6, 8]
 starts = "all"
 method = "warnsdorff"
-params = { tie = ["first", "lookahead-min"] }
+params = { tie = ["homework", "first", "lookahead-min"] }
 [[sweep]]
 boards = [8]
 starts = "all"

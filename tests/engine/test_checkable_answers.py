@@ -23,7 +23,7 @@ name = "checkable"
 boards = [6, 8]
 starts = "all"
 method = "warnsdorff"
-params = { tie = ["first", "lookahead-sum"] }
+params = { tie = ["homework", "first", "lookahead-sum"] }
 [[sweep]]
 boards = [8]
 starts = "all"
@@ -33,7 +33,7 @@ params = { tie = "blog" }
 boards = [5]
 starts = "all"
 method = "warnsdorff"
-params = { tie = "first" }
+params = { tie = ["homework", "first"] }
 [[sweep]]
 boards = [8]
 starts = "all"
@@ -153,7 +153,7 @@ def test_the_tours_asked_for_are_numbered_boards_with_the_programs_numbers(page,
     boards = numbered_boards(b)
     assert len(boards) == len(ASKED[n])
     for (screen, printed, points), start in zip(boards, ASKED[n]):
-        array = find_tour(Board(n, n), start, "warnsdorff", tie="first").array()
+        array = find_tour(Board(n, n), start, "warnsdorff", tie="homework").array()  # the homework's own order
         expected = {(r, c): int(array[r, c]) for r in range(n) for c in range(n) if array[r, c]}
         assert screen == expected, start
         assert printed == expected, start
@@ -164,7 +164,7 @@ def test_the_tours_asked_for_are_numbered_boards_with_the_programs_numbers(page,
 def test_every_full_tour_of_5x5_is_drawn_numbered_beside_each_starts_outcome(page):
     b2 = section(page, "homework-5x5")
     squares = [(r, c) for r in range(5) for c in range(5)]
-    tours = {s: find_tour(Board(5, 5), s, "warnsdorff", tie="first") for s in squares}
+    tours = {s: find_tour(Board(5, 5), s, "warnsdorff", tie="homework") for s in squares}  # the homework's own order
     drawn = [(screen, printed) for screen, printed, _ in numbered_boards(b2)]
     full = [s for s, t in tours.items() if t.full]
     assert len(drawn) == len(full)
@@ -180,9 +180,11 @@ def test_every_full_tour_of_5x5_is_drawn_numbered_beside_each_starts_outcome(pag
 @pytest.mark.parametrize(
     "question, n, tie",
     [
+        ("homework-5x5", 5, "homework"),
         ("homework-5x5", 5, "first"),
         ("homework-6x6", 6, "first"),
         ("homework-6x6", 6, "lookahead-sum"),
+        ("homework-8x8", 8, "homework"),
         ("homework-8x8", 8, "first"),
         ("homework-8x8", 8, "lookahead-sum"),
         ("deitel-64-tours", 8, "first"),
@@ -233,10 +235,15 @@ def test_a3_answers_did_you_get_a_full_tour_for_each_tie_break(page):
 @pytest.mark.parametrize("n", [6, 8])
 def test_always_a_tour_is_answered_for_each_tie_break_from_the_starts_asked(page, n):
     rows = table_rows(section(page, f"homework-{n}x{n}"), "tie-verdicts")
-    for tie in ("first", "lookahead-sum"):
+    assert list(rows)[:2] == ["homework (its own order)", "first (Deitel's order)"]  # the homework's own order first
+    for tie, row in (
+        ("homework", "homework (its own order)"),
+        ("first", "first (Deitel's order)"),
+        ("lookahead-sum",) * 2,
+    ):
         full = sum(find_tour(Board(n, n), s, "warnsdorff", tie=tie).full for s in ASKED[n])
         verdict = "Yes" if full == len(ASKED[n]) else "No"
-        assert rows[tie][-1] == f"{full} of {len(ASKED[n])}: {verdict}", tie
+        assert rows[row][-1] == f"{full} of {len(ASKED[n])}: {verdict}", tie
 
 
 def test_the_blogs_claim_is_judged_for_each_tie_break(page):
