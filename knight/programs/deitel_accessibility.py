@@ -1,29 +1,32 @@
 """Deitel 7.24, the accessibility heuristic: the knight always moves to
 the square with the lowest accessibility number, ties to the lowest
-move number; as a square is occupied, its neighbours' numbers drop.
+move number; as a square is occupied, its neighbours' numbers drop
+(with --static, never). Python 3.9 or newer.
 
-Run: python3 deitel_accessibility.py [size] [--static]
-(size: the board's side, 8 if none; --static: never reduce numbers)
+Run: python3 deitel_accessibility.py [size] [--static]   (size 8 if none)
 """
 
-import sys
+import argparse
 
 horizontal = [2, 1, -1, -2, -2, -1, 1, 2]
 vertical = [-1, -2, -2, -1, 1, 2, 2, 1]
-size = int(next((a for a in sys.argv[1:] if a.isdigit()), 8))
-static = "--static" in sys.argv
+parser = argparse.ArgumentParser()
+parser.add_argument("size", type=int, nargs="?", default=8)
+parser.add_argument("--static", action="store_true")
+args = parser.parse_args()
+size, static = args.size, args.static
+if size < 1:
+    parser.error("the size is at least 1")
 sides = range(size)
 
 
 def moves_from(row: int, column: int) -> list[tuple[int, int]]:
     """The squares one knight move away, in move order 0 to 7."""
-    squares = []
-    for move_number in range(8):
-        r = row + vertical[move_number]
-        c = column + horizontal[move_number]
-        if 0 <= r < size and 0 <= c < size:
-            squares.append((r, c))
-    return squares
+    near = [
+        (row + vertical[move_number], column + horizontal[move_number])
+        for move_number in range(8)
+    ]
+    return [(r, c) for r, c in near if 0 <= r < size and 0 <= c < size]
 
 
 def tour(row: int, column: int) -> list[list[int]]:
@@ -46,15 +49,12 @@ def tour(row: int, column: int) -> list[list[int]]:
     return board
 
 
-def show(rows: list[list[int]]) -> None:
-    for row in rows:
-        print(" ".join(f"{n:2}" for n in row))
-
-
 print(f"The tour from (0, 0), {size} x {size}:")
-show(tour(0, 0))
+for row in tour(0, 0):
+    print(" ".join(f"{n:2}" for n in row))
 print("Squares reached from each start:")
 grid = [[max(map(max, tour(r, c))) for c in sides] for r in sides]
-show(grid)
+for row in grid:
+    print(" ".join(f"{n:2}" for n in row))
 full = sum(row.count(size * size) for row in grid)
 print(f"Full tours: {full} of {size * size}.")

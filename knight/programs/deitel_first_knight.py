@@ -1,10 +1,10 @@
 """Deitel 7.24, the first script: the knight takes the first legal move,
-0 to 7, until it is stuck.
+0 to 7, until it is stuck. Python 3.9 or newer.
 
 Run: python3 deitel_first_knight.py [row column]   (start; default 0 0)
 """
 
-import sys
+import argparse
 
 horizontal = [2, 1, -1, -2, -2, -1, 1, 2]
 vertical = [-1, -2, -2, -1, 1, 2, 2, 1]
@@ -34,7 +34,13 @@ def moves_made(board: list[list[int]]) -> int:
     return max(max(row) for row in board) - 1
 
 
-start = [int(word) for word in sys.argv[1:3]] or [0, 0]
+parser = argparse.ArgumentParser()
+parser.add_argument("row", type=int, nargs="?", default=0)
+parser.add_argument("column", type=int, nargs="?", default=0)
+args = parser.parse_args()
+start = [args.row, args.column]
+if not (0 <= args.row < 8 and 0 <= args.column < 8):
+    parser.error("the row and the column are 0 to 7")
 board = move_knight(start[0], start[1])
 for row in board:
     print(" ".join(f"{count:2}" for count in row))

@@ -1,23 +1,20 @@
-"""Homework #8: knight's tours by the lowest-degree heuristic, without
-backtracking; ties go to the lowest move number (the key's move order).
-
-Run: python3 homework8.py n m i j   the tour from square (i, j) of n x m
-     python3 homework8.py n m       a tour from every square, summed up
+"""Homework #8 (Python 3.9 or newer): knight's tours by the lowest-degree
+heuristic without backtracking, ties to the lowest move number.
+Run: python3 homework8.py n m [i j]   (i j: a start; none: every start)
 """
 
-import sys
+import argparse
 
-Square = tuple[int, int]
 ROW = [-1, -2, -2, -1, 1, 2, 2, 1]  # move k changes the row by ROW[k]
 COL = [2, 1, -1, -2, -2, -1, 1, 2]  # and the column by COL[k]
 
 
-def reachable(n: int, m: int, i: int, j: int) -> list[Square]:
+def reachable(n: int, m: int, i: int, j: int) -> list[tuple[int, int]]:
     squares = [(i + ROW[k], j + COL[k]) for k in range(8)]
     return [(a, b) for a, b in squares if 0 <= a < n and 0 <= b < m]
 
 
-def find_tour(n: int, m: int, i: int, j: int) -> list[Square]:
+def find_tour(n: int, m: int, i: int, j: int) -> list[tuple[int, int]]:
     """The tour, or the partial tour where no square is possible."""
     squares = [(a, b) for a in range(n) for b in range(m)]
     degree = {s: len(reachable(n, m, *s)) for s in squares}
@@ -29,14 +26,18 @@ def find_tour(n: int, m: int, i: int, j: int) -> list[Square]:
         possible = [s for s in reachable(n, m, *last) if s not in tour]
         if not possible:
             return tour
-        # the lowest degree; of equal ones, min() keeps the first
-        tour.append(min(possible, key=degree.__getitem__))
+        tour.append(min(possible, key=degree.__getitem__))  # ties: 1st
 
 
-n, m, *start = (int(word) for word in sys.argv[1:5])
+parser = argparse.ArgumentParser(usage="%(prog)s [-h] n m [i j]")
+parser.add_argument("numbers", type=int, nargs="+", help="n m [i j]")
+numbers = parser.parse_args().numbers
+n, m, i, j = [*numbers, 0, 0][:4] if len(numbers) in (2, 4) else [0] * 4
+if min(n, m) < 1 or not (0 <= i < n and 0 <= j < m):
+    parser.error("n, m at least 1; a start i j: 0 <= i < n, 0 <= j < m")
 width = len(str(n * m))
-if start:
-    tour = find_tour(n, m, start[0], start[1])
+if len(numbers) == 4:
+    tour = find_tour(n, m, i, j)
     array = [["."] * m for _ in range(n)]  # ".": not in the tour
     for k, (a, b) in enumerate(tour, start=1):
         array[a][b] = str(k)  # the kth square of the tour holds k
@@ -51,8 +52,7 @@ if start:
 else:
     tours = [find_tour(n, m, i, j) for i in range(n) for j in range(m)]
     print("Squares in each start's tour:")
-    for i in range(n):
-        line = tours[i * m : i * m + m]
+    for line in [tours[i : i + m] for i in range(0, n * m, m)]:
         print(" ".join(str(len(t)).rjust(width) for t in line))
     full = [t for t in tours if len(t) == n * m]
     shut = sum(t[0] in reachable(n, m, *t[-1]) for t in full)

@@ -1,20 +1,37 @@
-"""The Eiffel text's Try_All: every knight's tour from a square, found
-by backtracking that never stops at the first. The text displays each
-tour; this version counts them and shows the first one found.
-
-Run: python3 try_all.py size [x0 y0]   (the start; 0 0 if none)
+"""The Eiffel text's Try_All (Python 3.6 or newer): every knight's tour
+from a square, by backtracking that never stops at the first. The text
+displays each tour; this version counts them and shows the first found.
+It says how long it will take, and refuses over a minute unless --force.
+Run: python3 try_all.py size [x0 y0] [--force]   (the start; 0 0 if none)
 """
 
-import sys
+import argparse
 
+# The squares placed from a corner of size x size (counted up to 5 x 5,
+# Knuth's estimate beyond: tree_size.py); about SPEED a second (Python)
+NODES = [1, 1, 1, 15, 2223, 1735079, 1.9e10, 3.0e15, 4.1e21]
+SPEED = 1e6
 # move d changes x (the row) by row[d] and y (the column) by col[d]
 row = [-1, -2, -2, -1, 1, 2, 2, 1]
 col = [2, 1, -1, -2, -2, -1, 1, 2]
-size = int(sys.argv[1])
-x0, y0 = [int(a) for a in sys.argv[2:4]] or [0, 0]
+USAGE = "%(prog)s [-h] size [x0 y0] [--force]"
+parser = argparse.ArgumentParser(usage=USAGE)
+parser.add_argument("numbers", type=int, nargs="+", help="size [x0 y0]")
+parser.add_argument("--force", action="store_true", help="however long")
+args = parser.parse_args()
+numbers = args.numbers if len(args.numbers) in (1, 3) else [0]
+size, x0, y0 = [*numbers, 0, 0][:3]
+if size < 1 or not (0 <= x0 < size and 0 <= y0 < size):
+    parser.error("the size is at least 1; x0 and y0 are 0 to size - 1")
+nodes = NODES[min(size, 8)]  # or more, beyond 8 x 8
+about = "Over" if size > 8 else "About"
+seconds, hours = nodes / SPEED, nodes / SPEED / 3600
+when = f"{hours:.2g} hours" if hours >= 1 else f"{seconds:.2g} seconds"
+print(f"{about} {nodes:.2g} squares to place: {when}.")
+if seconds > 60 and not args.force:
+    parser.error("that is over a minute: add --force to start it")
 board = [[0] * size for _ in range(size)]
-tours = 0
-first = ""
+tours, first = 0, ""  # the tours found, the first one
 
 
 def Acceptable(s: int, t: int) -> bool:

@@ -1,21 +1,24 @@
-"""The Eiffel text's Try_Next_Move: backtracking for the first knight's
-tour from the corner (0, 0), the moves tried in the key's order 0 to 7.
-The search gives up once it has placed `budget` squares (the start is
+"""The Eiffel text's Try_Next_Move (Python 3.6 or newer): backtracking
+for the first tour from the corner (0, 0), the moves tried in the key's
+order 0 to 7, given up once `budget` squares are placed (the start is
 the first): in this order it does not finish on 8 x 8.
-
 Run: python3 try_next_move.py size [budget]   (budget 2000000 if none)
 """
 
+import argparse
 import sys
 
 # move d changes x (the row) by row[d] and y (the column) by col[d]
 row = [-1, -2, -2, -1, 1, 2, 2, 1]
 col = [2, 1, -1, -2, -2, -1, 1, 2]
-size = int(sys.argv[1])
-budget = int(sys.argv[2]) if len(sys.argv) > 2 else 2_000_000
+parser = argparse.ArgumentParser()
+parser.add_argument("size", type=int)  # the board's side, 1 to 99
+parser.add_argument("budget", type=int, nargs="?", default=2_000_000)
+size, budget = vars(parser.parse_args()).values()
+if not (0 < size < 100 and budget > 0):
+    parser.error("the size is 1 to 99, the budget at least 1")
 board = [[0] * size for _ in range(size)]  # 0: free; k: the kth square
-nodes = 0  # squares placed so far
-gave_up = False
+nodes, gave_up = 1, False  # squares placed; has the budget run out?
 
 
 def Acceptable(s: int, t: int) -> bool:
@@ -42,8 +45,6 @@ def Try_Next_Move(k: int, x: int, y: int) -> bool:
 
 
 def Knights(x0: int, y0: int) -> None:
-    global nodes
-    nodes = 1
     board[x0][y0] = 1  # start at (x0, y0)
     if Try_Next_Move(2, x0, y0):
         for line in board:

@@ -1,3 +1,14 @@
+"""The Warnsdorff blog's script made to run (Python 3.6 or newer): from
+"# Knight's Tour" on, changed as the erratum says; the lines above are
+ours: --seed N, the same random start every run (random if none).
+Run: python3 warnsdorff_blog.py [--seed N]"""
+import argparse
+import random
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--seed", type=int, help="the same start every run")
+random.seed(parser.parse_args().seed)
+
 # Knight's Tour using Warnsdorff's Rule
 # http://en.wikipedia.org/wiki/Knight's_tour
 import random

@@ -3,6 +3,8 @@ what it printed kept in a cache named by the hash of the program, its arguments 
 its text highlighted with Pygments.
 
 The programs are plain Python 3 with the standard library only, for students to read; nothing here imports them.
+Each says in its docstring which Python it needs ("Python 3.9 or newer"; :attr:`Listing.python`), takes its
+arguments with argparse (a bad one: a usage line and exit status 2) and its randomness from ``--seed``.
 The key shows each program after the answer to the question it answers, with the output of the runs the key's
 figures can be checked against (:data:`PROGRAMS`; arguments that depend on the results, such as the start where a
 rule fails, are taken from the store). A warm report reads every output from the cache.
@@ -38,15 +40,17 @@ __all__ = [
     "highlight",
     "listings",
     "program_text",
+    "python_needed",
     "run_source",
+    "tree_size_args",
 ]
 
 #: The folder of the programs, shipped as package data.
 PROGRAMS_FOLDER = importlib.resources.files("knight") / "programs"
-#: The longest a program may run before the report gives up on it, in seconds (the slowest takes about 2).
+#: The longest a program may run before the report gives up on it, in seconds (the slowest takes about 3).
 TIMEOUT = 120
-#: How a run with a seed starts: ``random.seed(seed)``, then the program as ``__main__`` (the blog's script draws
-#: its start at random; the key shows one reproducible run).
+#: How a run with a seed starts: ``random.seed(seed)``, then the program as ``__main__`` (for the blog's script as
+#: printed, which draws its start at random and reads no ``--seed``: the errata run it so).
 _SEEDED = (
     "import random, runpy, sys; name, seed = sys.argv[1], int(sys.argv[2]); sys.argv = [name, *sys.argv[3:]]; "
     "random.seed(seed); runpy.run_path(name, run_name='__main__')"
@@ -112,6 +116,11 @@ class Listing:
         return len(self.source.splitlines())
 
     @property
+    def python(self) -> str:
+        """The Python the program needs, as its docstring says: ``3.9`` (from "Python 3.9 or newer")."""
+        return python_needed(self.source)
+
+    @property
     def output_width(self) -> int:
         """The longest line any run printed, in characters (a narrow output leaves the code more room)."""
         return max(
@@ -122,6 +131,14 @@ class Listing:
 def program_text(file: str) -> str:
     """The text of a shipped program (or of the blog's script as printed, ``blog_script_as_printed.txt``)."""
     return (PROGRAMS_FOLDER / file).read_text(encoding="utf-8")
+
+
+def python_needed(source: str) -> str:
+    """The oldest Python a program runs on, as its docstring says it: "Python 3.9 or newer" gives ``3.9``."""
+    found = re.search(r"Python (3\.\d+) or newer", source)
+    if found is None:
+        raise RenderError("a reference program does not say which Python it needs (“Python 3.N or newer”)")
+    return found.group(1)
 
 
 def cache_folder() -> Path:
@@ -214,6 +231,31 @@ def _eight_budget(data: StoreData) -> tuple[str, ...]:
     return ("8", str(stored[0].params["budget"]))
 
 
+def tree_size_args(data: StoreData) -> tuple[str, ...]:
+    """tree_size.py on 8 x 8 with the seed of the stored estimate and the paths of one of its checkpoints: it prints
+    the very running estimate the engine kept there (the same random numbers)."""
+    stored = [e for e in data.estimates if (e.n, e.m, e.start) == (8, 8, (0, 0))]
+    if not stored:
+        raise MissingData("no estimate of the 8 x 8 tree")
+    return ("8", str(TREE_SIZE_PATHS), "--seed", str(stored[0].seed))
+
+
+#: The random paths tree_size.py walks for the key: a checkpoint of the stored estimate, and about 2 s in Python.
+TREE_SIZE_PATHS = 10_000
+
+
+def _board_sizes_args(data: StoreData) -> tuple[str, ...]:
+    """board_sizes.py up to the largest side the board-size study ran (100 without one)."""
+    reach = data.reach
+    return (str(max((r.sides[-1] for r in reach.values()), default=100)),)
+
+
+def _tie_seed(data: StoreData) -> tuple[str, ...]:
+    """tie_breaks.py on 8 x 8 from the first seed of the stored random ties (its ten seeds are theirs)."""
+    seeds = [int(r.params["seed"]) for r in data.results.select("warnsdorff", 8, 8, tie="random")]
+    return ("8", "--seed", str(min(seeds, default=0)))
+
+
 #: The programs, in the order of the questions they follow.
 PROGRAMS: tuple[Program, ...] = (
     Program("deitel-naive", "deitel_first_knight.py", "Deitel's first script", lambda data: [()]),
@@ -237,11 +279,23 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     Program("eiffel-all", "try_all.py", "The Eiffel text's Try_All", lambda data: [("5",)]),
     Program(
+        "blog-wozniak",
+        "tree_size.py",
+        "Knuth's estimate of the brute force's tree, and the choices along its paths",
+        lambda data: [tree_size_args(data)],
+    ),
+    Program(
+        "blog-past-50",
+        "board_sizes.py",
+        "Warnsdorff's rule and W2 from the corner of m × m boards",
+        lambda data: [_board_sizes_args(data)],
+    ),
+    Program("blog-ties", "tie_breaks.py", "The tie-breaks on 8 × 8, from every start", lambda data: [_tie_seed(data)]),
+    Program(
         "blog-script",
         "warnsdorff_blog.py",
         "The blog's script, made to run (the change: see the erratum)",
-        lambda data: [()],
-        seed=2014,
+        lambda data: [("--seed", "2014")],
     ),
 )
 

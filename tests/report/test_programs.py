@@ -1,7 +1,8 @@
 """The reference programs the answer key prints (knight/programs/): each run as a process of its own, as a student
 runs it, and its output checked against the engine's figures, the ones the key states beside it. They are plain
 Python 3 with the standard library only, short enough to read in class, and shipped as package data; the blog's
-script as printed is kept as text."""
+script as printed is kept as text. Each says which Python it needs, and a bad argument gets a usage line and exit
+status 2 (the programs of the blog's questions D1, D3-D5 are checked in test_programs_new.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from knight.engine import Board
 from knight.engine.backtrack import backtrack_tour
 from knight.engine.census import census
 from knight.engine.greedy import naive_tour, static_tour, warnsdorff_tour
+from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.report.listings import PROGRAMS, PROGRAMS_FOLDER, program_text, run_source
 
 FOLDER = Path(str(PROGRAMS_FOLDER))
@@ -26,6 +28,7 @@ FOLDER = Path(str(PROGRAMS_FOLDER))
 WITH_STARTS = """
 import random, runpy, sys
 script, side, starts = sys.argv[1], int(sys.argv[2]), eval(sys.argv[3])
+sys.argv = [script]  # no --seed: the start below replaces the random one
 text = open(script).read().replace("height = 8", f"height = {side}").replace("width = 8", f"width = {side}")
 compiled = compile(text, script, "exec")
 for row, col in starts:
@@ -40,10 +43,10 @@ for row, col in starts:
 pytestmark = pytest.mark.usefixtures("own_cache")
 
 
-def run(file: str, *args: object, seed: int | None = None) -> list[str]:
+def run(file: str, *args: object) -> list[str]:
     """The program's output lines, run as a process of its own as a student runs it (isolated from this
     environment), through the key's own runner."""
-    done = run_source(program_text(file), tuple(map(str, args)), name=file, seed=seed)
+    done = run_source(program_text(file), tuple(map(str, args)), name=file)
     assert done.status == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -66,7 +69,62 @@ def test_every_program_is_short_plain_python_with_the_standard_library_only():
             elif isinstance(node, ast.ImportFrom):
                 imported.add((node.module or "").split(".")[0])
         assert imported <= set(sys.stdlib_module_names), (file.name, imported - set(sys.stdlib_module_names))
+        assert len(re.findall(r"Python 3\.\d+ or newer", text)) == 1, file.name  # said once, in its docstring
+        assert re.search(r"Python 3\.\d+ or newer", ast.get_docstring(ast.parse(text)) or ""), file.name
     assert (FOLDER / "blog_script_as_printed.txt").exists()  # as printed it is not Python 3: text, not a .py
+
+
+#: A bad command line for each program: missing, unreadable or out-of-range arguments.
+BAD_ARGUMENTS = [
+    ("deitel_first_knight.py", ("8", "0")),
+    ("deitel_first_knight.py", ("a", "b")),
+    ("deitel_accessibility.py", ("0",)),
+    ("deitel_accessibility.py", ("6", "7")),
+    ("homework8.py", ()),
+    ("homework8.py", ("5", "5", "0")),
+    ("homework8.py", ("5", "5", "5", "0")),
+    ("homework8.py", ("5", "x")),
+    ("try_next_move.py", ()),
+    ("try_next_move.py", ("5", "0")),
+    ("try_all.py", ()),
+    ("try_all.py", ("5", "-1", "0")),
+    ("warnsdorff_blog.py", ("--seed", "x")),
+    ("warnsdorff_blog.py", ("3",)),
+    ("tree_size.py", ("2",)),
+    ("tree_size.py", ("5", "1")),
+    ("board_sizes.py", ("4",)),
+    ("tie_breaks.py", ("0",)),
+    ("tie_breaks.py", ("--seed",)),
+]
+
+
+@pytest.mark.parametrize(("file", "args"), BAD_ARGUMENTS)
+def test_a_bad_command_line_gets_a_usage_line_and_exit_status_2(file, args):
+    done = run_source(program_text(file), args, name=file)
+    lines = done.stderr.splitlines()
+    assert done.status == 2 and done.stdout == ""
+    assert lines[0].startswith(f"usage: {file} ") and lines[1].startswith(f"{file}: error: ")
+    assert "Traceback" not in done.stderr and len(lines) == 2
+
+
+def test_try_all_says_how_long_a_board_takes_and_refuses_one_of_over_a_minute():
+    done = run_source(program_text("try_all.py"), ("6",), name="try_all.py")
+    assert done.status == 2 and "Traceback" not in done.stderr
+    assert done.stdout == "About 1.9e+10 squares to place: 5.3 hours.\n"  # Knuth's estimate, at 10^6 a second
+    assert "over a minute" in done.stderr and "--force" in done.stderr
+    assert run("try_all.py", 4)[0] == "About 2.2e+03 squares to place: 0.0022 seconds."
+
+
+def test_try_all_knows_the_size_of_each_tree_it_would_search():
+    """Its table of the squares it places from a corner: the tree counted (up to 5 x 5), or Knuth's estimate
+    within 5 % (the engine's, 200,000 probes), as the key's D1 states them."""
+    table = ast.literal_eval(re.search(r"^NODES = (\[.*\])$", program_text("try_all.py"), re.M).group(1))
+    for side, nodes in enumerate(table):
+        if side <= 5:
+            assert nodes == plain_tree(Board(side, side), (0, 0)).nodes if side else nodes == 1
+        else:
+            estimate = knuth_estimate(Board(side, side), (0, 0), 200_000, seed=1).node_mean
+            assert nodes == pytest.approx(estimate, rel=0.05), side
 
 
 def test_deitel_first_script_makes_the_engines_moves():
@@ -141,13 +199,14 @@ def test_try_next_move_gives_up_on_8_by_8_within_its_budget_as_the_engine_does()
 def test_try_all_counts_the_tours_of_the_census():
     lines = run("try_all.py", 5)
     counted = census(Board(5, 5), start=(0, 0))
+    assert lines[0] == "About 1.7e+06 squares to place: 1.7 seconds."
     assert lines[-1] == f"{int(counted.counts[0, 0])} tours from (0, 0) on 5 x 5."
-    assert (numbers(lines[:5]) == backtrack_tour(Board(5, 5), (0, 0)).array()).all()  # the first one found
+    assert (numbers(lines[1:6]) == backtrack_tour(Board(5, 5), (0, 0)).array()).all()  # the first one found
 
 
-@pytest.mark.parametrize("seed", [None, 2014])  # a random start, and the one the key shows
-def test_the_blog_script_made_to_run_follows_the_blog_tie_break_from_its_random_start(seed):
-    printed = numbers(run("warnsdorff_blog.py", seed=seed))
+@pytest.mark.parametrize("args", [(), ("--seed", "2014")])  # a random start, and the one the key shows
+def test_the_blog_script_made_to_run_follows_the_blog_tie_break_from_its_random_start(args):
+    printed = numbers(run("warnsdorff_blog.py", *args))
     start = tuple(int(x) for x in np.argwhere(printed == 1)[0])
     assert (printed == warnsdorff_tour(Board(8, 8), start, "blog").array()).all()
 
@@ -192,5 +251,6 @@ def test_the_programs_say_what_they_are_for():
     }
     for file, words in names.items():
         text = (FOLDER / file).read_text()
-        assert re.search(r"^Run: python3 " + re.escape(file), text, re.M), file
         assert all(re.search(rf"\b{word}\b", text) for word in words), file
+    for file in FOLDER.glob("*.py"):
+        assert re.search(r"^Run: python3 " + re.escape(file.name), file.read_text(), re.M), file.name
