@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 REPORT_STAMP := $(VENV)/.report-stamp
 DEV_STAMP    := $(VENV)/.dev-stamp
 
-.PHONY: help install system-libraries kernels browser lint docs test test-jit bench report clean
+.PHONY: help install system-libraries kernels browser lint docs test test-jit bench report clean distclean
 
 # The jobs the report answers; FULL=1 adds the heavy studies (boards up to 1000 x 1000).
 JOBS := $(wildcard jobs/*.toml) $(if $(FULL),$(wildcard jobs/full/*.toml))
@@ -22,7 +22,8 @@ help:
 	@echo "make lint    - ruff check, ruff format --check, mypy (strict on the engine), actionlint"
 	@echo "make bench   - run the benchmarks (speed figures the issues name)"
 	@echo "make docs    - build the docs to docs/_build/html (Sphinx, warnings as errors)"
-	@echo "make clean   - remove the virtual environment and generated files"
+	@echo "make clean   - remove the virtual environment and generated files (the results store in var/ is kept)"
+	@echo "make distclean - make clean, and remove the results store (var/) too"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -122,6 +123,10 @@ report: $(REPORT_STAMP) system-libraries kernels
 	$(BIN)/knight run $(JOBS)
 	$(BIN)/knight report --edition key --edition handout $(addprefix --job ,$(JOBS) $(OPT_IN)) $(if $(wildcard course.toml),--course course.toml)
 
+# clean keeps the results store (var/: hours of sweeps that no build makes again in seconds); distclean removes it too.
 clean:
-	rm -rf $(VENV) reports/out var .pytest_cache .hypothesis .benchmarks docs/_build
+	rm -rf $(VENV) reports/out .pytest_cache .hypothesis .benchmarks docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf var

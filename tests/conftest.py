@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -16,6 +17,10 @@ os.environ.setdefault("KNIGHT_AOT", "strict")
 # (pytest-xdist's workers set COLUMNS=80).
 for _size in ("COLUMNS", "LINES"):
     os.environ.pop(_size, None)
+
+# knight's default store outside a clone is in the user's data folder (knight/store/location.py): a test that runs
+# knight in a temporary folder without --store writes it to a data folder of the session's own, not the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="knight-test-data-")
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)

@@ -20,6 +20,7 @@ import typer
 
 from knight.cli.options import PlainGroup
 from knight.errors import KnightError
+from knight.store.location import STORE_PLACES
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "fail", "main"]
 
@@ -31,11 +32,18 @@ ClickException: type[Any] = next(kind for kind in typer.BadParameter.__mro__ if 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
+#: What `knight --help` says first: what knight is, and where its results go (knight/store/location.py).
+HELP = (
+    "A knight's-tour workbench: find tours, sweep them, count them, and write the report.\n\n"
+    f"Results are kept in one store: {STORE_PLACES}."
+)
+
 app = typer.Typer(
     name="knight",
     cls=PlainGroup,
-    help="A knight's-tour workbench: find tours, sweep them, count them, and write the report.",
+    help=HELP,
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},  # -h as well, in every command (contexts inherit it)
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # paragraphs of the docstrings joined; each example its own paragraph
 )
@@ -55,7 +63,7 @@ def _knight(
         False, "--version", help="Print the version and exit.", is_eager=True, callback=_print_version
     ),
 ) -> None:
-    """A knight's-tour workbench: find tours, sweep them, count them, and write the report."""
+    """A knight's-tour workbench (the help is :data:`HELP`)."""
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -26,6 +26,7 @@ __all__ = [
     "PlainGroup",
     "PlainValues",
     "plain_values",
+    "shown_as_flag",
     "QuietOption",
     "JsonOption",
     "choice_option",
@@ -103,6 +104,7 @@ class KnightCommand(TyperCommand):
         params = super().get_params(ctx)
         for param in params:
             plain_values(param)
+            shown_as_flag(param)
         return params
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -137,7 +139,20 @@ class PlainGroup(TyperGroup):
         params = super().get_params(ctx)
         for param in params:
             plain_values(param)
+            shown_as_flag(param)
         return params
+
+
+def shown_as_flag(param: Any) -> None:
+    """Show a boolean flag in --help as a flag (``--closed``, ``--pdf/--no-pdf``), with no value after it: Typer
+    0.29's help gives every option a type column, ``<bool>`` for a flag, as if it took a value."""
+    if getattr(param, "is_flag", False) and not getattr(param, "count", False) and hasattr(param, "display_type_rich"):
+        param.display_type_rich = _no_type
+
+
+def _no_type(ctx: Any) -> None:
+    """A flag's type in the help: none."""
+    return None
 
 
 def plain_values(param: Any) -> None:

@@ -30,24 +30,33 @@ def square_option(help: str, *names: str) -> Any:  # noqa: A002 - typer's own na
     return typer.Option(*names, help=f"{help}: {SQUARE_FORMS}.", metavar="SQUARE")
 
 
-def parse_square(text: str, option: str, rows: int | None) -> tuple[int, int]:
+def parse_square(text: str, option: str, rows: int | None, cols: int | None = None) -> tuple[int, int]:
     """``text`` as ``(row, col)``. A chess name needs the board's ``rows`` (its rank counts from the bottom);
-    ``None`` when the board is not known, and then a chess name is refused with what to give instead."""
+    ``None`` when the board is not known, and then a chess name is refused with what to give instead. A chess
+    name off the board (its rank beyond ``rows``, its file beyond ``cols`` when given) is refused as typed
+    (``--start z9 is off the 8x8 board``), never as the numbers it would make."""
     pair = _PAIR.fullmatch(text.strip())
     if pair:
         return int(pair.group(1)), int(pair.group(2))
     chess = _CHESS.fullmatch(text.strip())
     if chess and rows is not None:
-        return rows - int(chess.group(2)), ord(chess.group(1).lower()) - ord("a")
+        rank, col = int(chess.group(2)), ord(chess.group(1).lower()) - ord("a")
+        if not 1 <= rank <= rows or (cols is not None and col >= cols):
+            size = f"{rows}x{cols}" if cols is not None else f"{rows}-row"
+            files = f"files a to {chr(ord('a') + min(cols, 26) - 1)}, " if cols is not None else ""
+            raise InvalidInput(f"{option} {text.strip()} is off the {size} board: {files}ranks 1 to {rows}")
+        return rows - rank, col
     if chess:
         raise InvalidInput(f"{option} {text}: a chess name needs the board's size; give --board, or write ROW,COL")
     hint = f" (the row and column are one value: {option} {text},COL)" if _NUMBER.fullmatch(text.strip()) else ""
     raise InvalidInput(f"{option} takes a square as {SQUARE_FORMS}; got {text[:40]!r}{hint}")
 
 
-def parse_squares(texts: list[str] | None, option: str, rows: int | None) -> list[tuple[int, int]]:
+def parse_squares(
+    texts: list[str] | None, option: str, rows: int | None, cols: int | None = None
+) -> list[tuple[int, int]]:
     """Every value of a repeatable square option, in order."""
-    return [parse_square(text, option, rows) for text in texts or []]
+    return [parse_square(text, option, rows, cols) for text in texts or []]
 
 
 def join_old_start(args: list[str]) -> list[str]:

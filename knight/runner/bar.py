@@ -77,10 +77,16 @@ class BarReporter:
     """
 
     def __init__(
-        self, console: Console | None = None, get_time: Callable[[], float] | None = None, description: str = "sweep"
+        self,
+        console: Console | None = None,
+        get_time: Callable[[], float] | None = None,
+        description: str = "sweep",
+        *,
+        verbose: bool = False,
     ) -> None:
         self.console = console or Console(stderr=True)
         self.description = description
+        self.verbose = verbose
         self.progress = Progress(
             SpinnerColumn(),
             TextColumn("[progress.description]{task.description}"),
@@ -126,7 +132,10 @@ class BarReporter:
         self.progress.stop()
 
     def log_handler(self) -> logging.Handler:
-        """Log lines printed above the bar."""
+        """Log lines printed above the bar: warnings and errors, or every line when verbose (``-v``), as when the
+        output is not a terminal (a terminal showed every INFO line with its process id before)."""
         handler = RichHandler(console=self.console, show_path=False, markup=False)
         handler.setFormatter(logging.Formatter("%(processName)s[%(process)d] %(name)s: %(message)s"))
+        if not self.verbose:  # a filter, not a level: see knight.runner.progress._log_handler
+            handler.addFilter(lambda record: record.levelno >= logging.WARNING)
         return handler

@@ -204,5 +204,5 @@ def reporter_for(
     if stream.isatty():
         from knight.runner.bar import BarReporter
 
-        return BarReporter(description="sweep" if noun == "tasks" else noun)
+        return BarReporter(description="sweep" if noun == "tasks" else noun, verbose=verbose)
     return LineReporter(stream, noun=noun, verbose=verbose)
