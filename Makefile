@@ -1,6 +1,6 @@
 # Everything runs in a virtual environment of its own (.venv), made and filled on first use: `make report` installs
 # what the report needs (the core and the report extra, editable, its kernels compiled by the build), `make test`
-# and the other tools everything (the dev extra: the tests, linters, Dask and numba).
+# and the other tools everything (every extra, and pyproject.toml's dependency group dev: the tests, linters and docs tools).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -36,10 +36,10 @@ $(REPORT_STAMP): pyproject.toml setup.py | $(BIN)/python
 	$(EDITABLE) '.[report]'
 	touch $@
 
-# The dev extra includes the report extra: the report's stamp is touched too.
+# Every extra (the report's included: its stamp is touched too) and the dependency group dev, which needs pip 25.1.
 $(DEV_STAMP): pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install --quiet 'setuptools>=77'
-	$(EDITABLE) '.[dev]'
+	$(BIN)/python -m pip install --quiet 'pip>=25.1' 'setuptools>=77'
+	$(EDITABLE) '.[report,dask,jit]' --group dev
 	touch $(REPORT_STAMP) $@
 
 install: $(DEV_STAMP) system-libraries kernels
