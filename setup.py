@@ -1,7 +1,14 @@
-"""The build hooks: the wheel carries the kernels compiled ahead of time and the commit it was built from.
+"""The build hooks: the wheel carries the kernels compiled ahead of time, the commit it was built from and the
+job files.
 
-Everything about the distribution is in pyproject.toml; this file adds two steps to setuptools'
+Everything about the distribution is in pyproject.toml; this file adds three steps to setuptools'
 ``build_py``.
+
+The job files: the checkout's ``jobs/`` (the design's folder; ``make report`` runs them) is copied into the
+built package as ``knight/jobs/``, where an installed knight finds them (``knight run homework-8``:
+``knight/runner/shipped.py``). No link: a Windows checkout or an sdist may not keep one. The sdist carries
+``jobs/`` (MANIFEST.in), so a wheel built from it has them too. An editable install reads the checkout's
+``jobs/`` itself.
 
 The kernels: ``python -m knight.aot --into <build>/knight/engine`` compiles the engine's kernels into one
 extension module inside the wheel (numba, pinned in pyproject.toml's ``[build-system]``, is needed to
@@ -37,6 +44,8 @@ from setuptools.command.sdist import sdist
 
 SOURCE = Path(__file__).resolve().parent
 BUILD_FILE = "_build.json"
+#: The job files' folder in the checkout, and where the built package has them.
+JOBS, PACKAGED_JOBS = "jobs", Path("knight", "jobs")
 
 
 def source_commit(source: Path = SOURCE) -> str | None:
@@ -72,6 +81,21 @@ def write_build_file(root: Path) -> None:
     target.write_text(json.dumps({"commit": source_commit()}) + "\n", encoding="utf-8")
 
 
+def copy_jobs(root: Path) -> list[Path]:
+    """Copy the checkout's job files (``jobs/**/*.toml``) into ``root``'s ``knight/jobs/``; the files written."""
+    target = root / PACKAGED_JOBS
+    shutil.rmtree(target, ignore_errors=True)  # a job deleted from jobs/ stays out
+    copied = []
+    for job in sorted((SOURCE / JOBS).rglob("*.toml")):
+        into = target / job.relative_to(SOURCE / JOBS)
+        into.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(job, into)  # a regular file, whatever jobs/ holds
+        copied.append(into)
+    if not copied:
+        raise SystemExit(f"error: no job files in {SOURCE / JOBS}: the package would ship none")
+    return copied
+
+
 def build_kernels(into: Path | None) -> None:
     """Compile the kernels into ``into`` (a wheel's ``knight/engine``; None: the checkout's own folder), from
     this source tree's engine, in a process of its own (numba and the engine stay out of setuptools')."""
@@ -93,8 +117,8 @@ def build_kernels(into: Path | None) -> None:
 
 
 class BuildWithCommit(build_py):
-    """setuptools' build_py, plus the compiled kernels and ``knight/_build.json`` naming the commit (for an
-    editable install, only the kernels, into the checkout)."""
+    """setuptools' build_py, plus the compiled kernels, the job files and ``knight/_build.json`` naming the commit
+    (for an editable install, only the kernels, into the checkout)."""
 
     def run(self) -> None:
         if not self.editable_mode:  # start from an empty build/lib: a module deleted from the source stays out
@@ -104,12 +128,14 @@ class BuildWithCommit(build_py):
             build_kernels(None)
             return
         build_kernels(Path(self.build_lib) / "knight" / "engine")
+        self.jobs = copy_jobs(Path(self.build_lib))
         write_build_file(Path(self.build_lib))
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = list(super().get_outputs(include_bytecode))
         if not self.editable_mode:
             outputs.append(str(Path(self.build_lib) / "knight" / BUILD_FILE))
+            outputs.extend(str(job) for job in getattr(self, "jobs", []))
         return outputs
 
 

@@ -187,12 +187,14 @@ def test_the_wheel_carries_every_file_the_package_reads(installed: Path) -> None
     source = REPO / "knight"
     wanted = {
         (Path(folder) / name).relative_to(source)
-        for folder, _, names in os.walk(source, followlinks=True)  # knight/jobs is a link to jobs/
+        for folder, _, names in os.walk(source)
         for name in names
         if not any(part == "__pycache__" or part.startswith(".") for part in Path(folder).relative_to(source).parts)
         and not name.endswith((".py", ".pyc"))
         and name != "ruff.toml"
     }
+    # the job files: the checkout's jobs/, copied by the build into knight/jobs/
+    wanted |= {Path("jobs") / path.relative_to(REPO / "jobs") for path in (REPO / "jobs").rglob("*.toml")}
     missing = sorted(str(path) for path in wanted if not (installed / "knight" / path).is_file())
     assert wanted and missing == []
 

@@ -1,4 +1,5 @@
-"""The job files shipped with knight: package data (``knight/jobs/``, a link to the checkout's ``jobs/``).
+"""The job files shipped with knight: package data (``knight/jobs/`` in a built package, copied there from the
+checkout's ``jobs/`` by setup.py), or in a checkout (an editable install) its ``jobs/`` folder itself.
 
 An installed knight has no checkout around it, so ``knight run homework-8`` (or ``jobs/homework-8.toml``
 where no such file exists) finds the job in the installed package, through :mod:`importlib.resources`.
@@ -14,8 +15,9 @@ __all__ = ["job_file", "shipped_jobs"]
 
 
 def _folder() -> Path:
-    """Where the shipped job files are (a folder of the installed package)."""
-    return Path(str(importlib.resources.files("knight") / "jobs"))
+    """Where the shipped job files are: a folder of the installed package, else the checkout's ``jobs/``."""
+    packaged = Path(str(importlib.resources.files("knight") / "jobs"))
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / "jobs"
 
 
 def shipped_jobs() -> list[str]:
