@@ -7,6 +7,11 @@ entries are looked at with ``lstat`` before anything is opened, a link is follow
 file inside the folder, and a file of the folder is opened from the folder one name at a time, none of them a
 link (so that what was listed inside cannot be swapped for a way out). Every refusal is an :class:`~knight.errors.Unreadable` whose message says why and
 what to do, or, for an entry of a folder, the reason it is skipped (its gradebook row says it).
+
+Portable: where the system has no ``O_NOFOLLOW``, ``O_DIRECTORY`` or ``openat`` (Windows), a link is refused
+by looking before the open (``lstat``) and after it (the file opened is the one the name holds, and the name is
+not a link): :func:`open_no_link`; a folder on the way to a file is looked at the same way, one name at a time.
+Windows has no FIFOs or sockets among files, so no ``O_NONBLOCK`` is needed there.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from pathlib import Path
 
 from knight.errors import Unreadable
 
-__all__ = ["Entry", "read_regular", "entries", "display_name", "kind_of", "text_by_bom"]
+__all__ = ["Entry", "read_regular", "entries", "display_name", "kind_of", "open_no_link", "text_by_bom"]
 
 _KINDS = (
     (stat.S_ISDIR, "a sub-directory"),
@@ -45,11 +50,12 @@ def read_regular(path: Path | str, limit: int, *, follow: bool = True, within: P
     writer); with ``follow=False`` so is a link (the caller resolved it already). With ``within`` (a folder's
     real path, ``path`` inside it) no link is followed on the way from the folder to the file either: a
     sub-directory swapped for a link after the folder was listed cannot lead the read out of it."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    if not follow or within is not None:
-        flags |= os.O_NOFOLLOW
+    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        descriptor = os.open(path, flags) if within is None else _open_within(Path(path), Path(within), flags)
+        if within is not None:
+            descriptor = _open_within(Path(path), Path(within), flags)
+        else:
+            descriptor = os.open(path, flags) if follow else open_no_link(path, flags)
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENOTDIR) and (not follow or within is not None):
             raise Unreadable(
@@ -108,16 +114,56 @@ def text_by_bom(data: bytes) -> str | None:
     return None
 
 
+#: Opening without waiting for a FIFO's writer (POSIX); Windows has no FIFOs among files, and no such flag.
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: Opening a name that is a link fails (ELOOP), where the system has the flag (not Windows: see open_no_link).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+#: Opening a name that is not a folder fails (ENOTDIR), where the system has the flag.
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+#: Whether a folder can be opened and a name opened relative to it, never through a link (``openat``).
+_OPENAT = bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd
+
+
+def open_no_link(path: Path | str, flags: int, mode: int = 0o777) -> int:
+    """``os.open(path, flags, mode)``, refusing a link at ``path`` itself with ``OSError(ELOOP)``: by
+    ``O_NOFOLLOW`` where the system has it; elsewhere (Windows) by ``lstat`` before the open and after it, the
+    name neither a link nor another file than the one opened (a link swapped in meanwhile is refused too)."""
+    if _NOFOLLOW:
+        return os.open(path, flags | _NOFOLLOW, mode)
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            raise OSError(errno.ELOOP, "a symbolic link, not followed", os.fspath(path))
+    except FileNotFoundError:
+        pass
+    descriptor = os.open(path, flags, mode)
+    try:
+        opened, named = os.fstat(descriptor), os.lstat(path)
+        if stat.S_ISLNK(named.st_mode) or (opened.st_dev, opened.st_ino) != (named.st_dev, named.st_ino):
+            raise OSError(errno.ELOOP, "replaced by a symbolic link while it was opened", os.fspath(path))
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
 #: How a folder on the way to a file is opened: as a folder only (a link there fails, ENOTDIR), not for reading.
-_FOLDER = os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_CLOEXEC", 0)
+_FOLDER = _DIRECTORY | _NOFOLLOW | getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_CLOEXEC", 0)
 
 
 def _open_within(path: Path, root: Path, flags: int) -> int:
-    """``path`` opened from the folder ``root`` one component at a time, each relative to the last (``openat``)."""
+    """``path`` opened from the folder ``root`` one component at a time, each relative to the last (``openat``);
+    without ``openat`` (Windows), each folder on the way looked at first, and a link among them refused."""
     parts = Path(os.path.relpath(path, root)).parts
     if not parts or parts[0] in (os.curdir, os.pardir):
         raise Unreadable(f"{display_name(os.fspath(path))} is not in the class's folder; it is not graded")
-    folder = os.open(root, _FOLDER & ~os.O_NOFOLLOW)  # the folder itself was named by the grader
+    if not _OPENAT:
+        folder_path = root
+        for part in parts[:-1]:
+            folder_path = folder_path / part
+            if not stat.S_ISDIR(os.lstat(folder_path).st_mode):  # a link (or a file) where a folder was listed
+                raise OSError(errno.ENOTDIR, "not a folder", os.fspath(folder_path))
+        return open_no_link(folder_path / parts[-1], flags)
+    folder = os.open(root, _FOLDER & ~_NOFOLLOW)  # the folder itself was named by the grader
     try:
         for part in parts[:-1]:
             inner = os.open(part, _FOLDER, dir_fd=folder)

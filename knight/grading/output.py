@@ -1,15 +1,18 @@
 """Where a grading run writes: the folder OUT, held by one grader at a time, each file replaced whole.
 
-* one grader at a time: :class:`Output` holds an exclusive ``fcntl.flock`` on ``OUT/.knight-grade.lock``
-  for the whole run, so a second grader into the same OUT stops with one line instead of interleaving its
-  gradebook with the first one's pages;
+* one grader at a time: :class:`Output` holds an exclusive lock on ``OUT/.knight-grade.lock`` for the whole
+  run (``fcntl.flock`` on POSIX, ``LockFileEx`` on Windows, both through filelock's ``lock_descriptor``), so a
+  second grader into the same OUT stops with one line instead of interleaving its gradebook with the first one's
+  pages; where the system has neither, the process id written in the lock file holds it while that process
+  lives (psutil says), which is advisory only;
 * each file is written to a temporary file in OUT (created ``O_EXCL``, which never follows a link) and
   renamed over its name, which replaces a link planted there rather than the file it points to; readers
   see the old file or the new one, never half of one;
 * a killed run leaves only hidden ``.NAME.PID.XXXXXXXX.partial`` files, which the next run removes
   (:func:`remove_leftovers`: regular files of exactly that name only; every one is a dead grader's, as the
   next run holds the lock);
-* the lock file is opened without blocking or following a link, and refused unless it is a regular file;
+* the lock file is opened without blocking or following a link (:func:`~knight.grading.files.open_no_link`),
+  and refused unless it is a regular file;
 * a full disk or a read-only folder stops the run with one line naming the path and the cause
   (:class:`~knight.errors.RenderError`, or :class:`~knight.errors.InvalidInput` when OUT itself cannot be
   used), and no temporary file is left behind.
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import stat
@@ -27,12 +29,15 @@ from pathlib import Path
 from types import TracebackType
 
 from knight.errors import InvalidInput, RenderError
-from knight.grading.files import display_name, kind_of
+from knight.grading.files import display_name, kind_of, open_no_link
 
 __all__ = ["LOCK_NAME", "Output"]
 
 #: The lock file in OUT (hidden: never taken for a student's page).
 LOCK_NAME = ".knight-grade.lock"
+#: Where the holder's process id is written in the lock file: after the byte Windows' lock covers (a locked
+#: byte cannot be read there), so that a second grader can name the first.
+_PID_AT = 1
 
 
 class Output:
@@ -47,20 +52,20 @@ class Output:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             # never blocks (a FIFO planted there opens at once) and never follows a link planted there
-            lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+            lock = open_no_link(lock_path, flags, 0o644)
             mode = os.fstat(lock).st_mode
         except OSError as error:
-            if error.errno in (errno.EISDIR, errno.ENXIO):  # a directory; a socket
+            # a directory (Windows says "permission denied" of one); a socket
+            if error.errno in (errno.EISDIR, errno.ENXIO) or (error.errno == errno.EACCES and lock_path.is_dir()):
                 with contextlib.suppress(OSError):
                     raise InvalidInput(_not_a_lock(lock_path, kind_of(os.lstat(lock_path).st_mode))) from None
             raise InvalidInput(_cannot(self.folder, error, "use")) from None
         if not stat.S_ISREG(mode):  # a FIFO: the pid is never written and a second grader's read waits forever
             os.close(lock)
             raise InvalidInput(_not_a_lock(lock_path, kind_of(mode)))
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = os.read(lock, 32).decode("ascii", "replace").strip() or "unknown"
+        if not _lock(lock):
+            holder = _holder(lock) or "unknown"
             os.close(lock)
             raise InvalidInput(
                 f"{display_name(str(self.folder))} is being written by another knight grade (process "
@@ -68,9 +73,10 @@ class Output:
                 "finish, or give another --out"
             ) from None
         self._lock = lock
-        try:  # who holds it, for the message of a second grader; only informative
+        try:  # who holds it, for the message of a second grader (and the lock itself where there is no other)
             os.ftruncate(lock, 0)
-            os.write(lock, f"{os.getpid()}\n".encode())
+            os.lseek(lock, 0, os.SEEK_SET)
+            os.write(lock, f"\n{os.getpid()}\n".encode())  # the pid from byte _PID_AT on
         except OSError:
             pass
         remove_leftovers(self.folder)  # a killed run's half-written files: never taken for output
@@ -106,6 +112,40 @@ class Output:
         except OSError as error:
             raise RenderError(_cannot(path, error, "write")) from None
         return path
+
+
+def _lock(descriptor: int) -> bool:
+    """Take the exclusive lock on the open lock file without waiting; False when it cannot be taken (another
+    process holds it)."""
+    import filelock
+
+    try:
+        return filelock.lock_descriptor(descriptor, blocking=False)
+    except OSError as error:
+        if error.errno != errno.ENOSYS:  # the system's lock failed (a file system without locks): not held
+            return False
+    # No file lock on this system (neither fcntl nor Windows'): the process id written there, while it lives.
+    holder = _holder(descriptor)
+    return not (holder.isdigit() and int(holder) != os.getpid() and _alive(int(holder)))
+
+
+def _holder(descriptor: int) -> str:
+    """The process id the lock file names (empty: none, or it cannot be read)."""
+    try:
+        os.lseek(descriptor, _PID_AT, os.SEEK_SET)
+        return os.read(descriptor, 32).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (psutil: ``os.kill(pid, 0)`` would send Ctrl-C on Windows)."""
+    import psutil
+
+    try:
+        return bool(psutil.pid_exists(pid))
+    except (OverflowError, ValueError):
+        return False
 
 
 #: A temporary file of a write into OUT: ``.NAME.PID.XXXXXXXX.partial``, as :func:`knight.report.render.write_text`

@@ -134,7 +134,7 @@ DEEPEST = 8
 def _read(path: Path) -> str:
     """The text of the course file: opened without blocking (a FIFO with no writer opens at once), refused
     unless it is a regular file, at most :data:`MOST_BYTES` + 1 bytes read."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         descriptor = os.open(path, flags)
     except FileNotFoundError:

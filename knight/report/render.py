@@ -117,9 +117,13 @@ def write_pdf(html: str, path: Path) -> bool:
 
 def _stamp(path: Path) -> str:
     """The digest kept in the stamp ``path``, read as the PDF's folder may be shared: a link, a FIFO or a device
-    planted there is not followed, waited on or read without end (empty: no stamp)."""
+    planted there is not followed, waited on or read without end (empty: no stamp). Where the system has no
+    ``O_NOFOLLOW`` (Windows: no FIFOs there either) a link is looked for first."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        if not hasattr(os, "O_NOFOLLOW") and path.is_symlink():
+            return ""
+        descriptor = os.open(path, flags)
     except OSError:
         return ""
     try:
@@ -206,16 +210,21 @@ def remove_leftovers(folder: Path) -> list[Path]:
         named = _LEFTOVER.fullmatch(leftover.name)
         if named is None or not _is_regular(leftover):
             continue
-        try:
-            os.kill(int(named.group(1)), 0)
-            continue  # its writer is still at work
-        except ProcessLookupError:
-            pass
-        except (PermissionError, OverflowError, ValueError):
+        try:  # psutil, not os.kill(pid, 0): that is Ctrl-C on Windows
+            if _running(int(named.group(1))):
+                continue  # its writer is still at work
+        except (OverflowError, ValueError):
             continue
         leftover.unlink(missing_ok=True)
         removed.append(leftover)
     return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (another user's process too)."""
+    import psutil
+
+    return bool(psutil.pid_exists(pid))
 
 
 #: A temporary file of :class:`_atomic`: ``.NAME.PID.XXXXXXXX.partial`` (mkstemp's eight random characters).

@@ -7,7 +7,7 @@ the worker was on: so each chunk in flight has a slot in shared memory (:class:`
 worker writes its pid and the position of the task it starts (a store, no system call). That task
 is retried, up to ``max_attempts`` runs in all, then recorded as failed with the reason; the rest of
 the chunk goes back to the queue. Here too: the kernel's death signal for workers whose runner was
-killed (:func:`_die_with_parent`), the claims, and the chunks, which shrink towards the end of a
+killed (:func:`_die_with_parent`; a watching thread where there is none), the claims, and the chunks, which shrink towards the end of a
 sweep (:func:`split`) so that the workers finish together.
 
 Why pebble: of the pools that survive a killed worker, it alone says whose task died.
@@ -36,6 +36,9 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -62,6 +65,8 @@ MAX_ATTEMPTS = 3
 IN_FLIGHT = 2
 #: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
+#: Seconds between a worker's looks for its runner, where the kernel has no death signal (macOS, Windows).
+_PARENT_CHECK_SECONDS = 0.5
 #: Tasks per chunk, at most, and at least (but for the last).
 MAX_CHUNK, MIN_CHUNK = 256, 8
 #: Seconds between looks for a chunk pebble holds for a worker it has already reported dead.
@@ -76,8 +81,10 @@ POLL_SECONDS = 0.01
 
 def start_method() -> str:
     """The start method for workers: fork where the platform has it (workers inherit the compiled
-    kernels), else spawn. Chosen explicitly, never the platform default."""
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    kernels), else spawn, as on Windows; on macOS spawn too, Python's default there (a process forked
+    after the system's frameworks started threads may crash). Chosen explicitly, never the platform default."""
+    forks = "fork" in multiprocessing.get_all_start_methods() and hasattr(os, "fork")
+    return "fork" if forks and sys.platform != "darwin" else "spawn"
 
 
 def chunk_size(tasks: int, workers: int) -> int:
@@ -104,15 +111,50 @@ def split(tasks: list[Task], workers: int) -> list[list[Task]]:
 
 
 def _die_with_parent(parent: int) -> None:
-    """Ask the kernel to kill this worker when the runner dies, even in the middle of a long task
-    (Linux's PR_SET_PDEATHSIG; elsewhere pebble's idle worker sees its channel close)."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        return
+    """End this worker when the runner dies, even in the middle of a long task: Linux's kernel kills it
+    (PR_SET_PDEATHSIG); elsewhere (macOS, Windows) a thread of the worker looks for the runner every
+    :data:`_PARENT_CHECK_SECONDS` and ends the worker once it is gone (as soon as the worker's Python runs:
+    a kernel compiled ahead of time may hold the interpreter until it returns). An idle worker also sees
+    pebble's channel close."""
+    if not _death_signal():
+        _watch_parent(parent)
     if os.getppid() != parent:  # the runner died before the request took effect
         os._exit(1)
+
+
+def _death_signal() -> bool:
+    """Ask Linux's kernel to kill this process when its parent dies; whether it was done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) == 0)
+    except (OSError, AttributeError):  # no libc to load, or no prctl in it
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """A daemon thread that ends this process once process ``parent`` is gone (psutil: on Windows a process
+    id stays the parent's when it dies, and ``os.kill(pid, 0)`` is Ctrl-C)."""
+    import psutil
+
+    try:
+        runner = psutil.Process(parent)
+    except psutil.Error:
+        os._exit(1)
+
+    def gone() -> bool:
+        try:
+            return os.getppid() != parent or runner.status() == psutil.STATUS_ZOMBIE or not runner.is_running()
+        except psutil.Error:
+            return True
+
+    def watch() -> None:
+        while not gone():
+            time.sleep(_PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="knight-runner-watch", daemon=True).start()
 
 
 class _Slots:

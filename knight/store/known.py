@@ -31,7 +31,9 @@ RACY_SECONDS = 2.0
 #: The largest ``<store>-known`` read (a summary of a few hundred thousand groups); a larger one is ignored.
 MAX_BYTES = 64 << 20
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+#: Where the system has no O_NOFOLLOW (Windows), O_EXCL: the partial file is removed first, and whatever is
+#: there again (a link planted meanwhile) is refused, never written through.
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", os.O_EXCL)
 
 
 class KnownFacts:
@@ -54,6 +56,8 @@ class KnownFacts:
         known = {**self._noted(), **facts, "state": self.state}
         partial = self.marker.with_name(f"{self.marker.name}.{os.getpid()}")
         try:  # written whole or not at all; a read-only folder just means working it out again next time
+            if not hasattr(os, "O_NOFOLLOW"):
+                partial.unlink(missing_ok=True)
             descriptor = os.open(partial, _WRITE, 0o644)
             with open(descriptor, "w", encoding="utf-8") as written:
                 _as_owner(descriptor, self.path)
@@ -76,6 +80,8 @@ class KnownFacts:
 
 def _read_bounded(path: Path) -> str:
     """The text of the regular file ``path`` (not followed if a link), at most :data:`MAX_BYTES`; OSError else."""
+    if not hasattr(os, "O_NOFOLLOW") and path.is_symlink():  # Windows: looked for, as the flag is missing
+        raise OSError(f"{path} is a link")
     descriptor = os.open(path, _READ)
     with open(descriptor, "rb") as opened:
         found = os.fstat(descriptor)
