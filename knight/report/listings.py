@@ -121,6 +121,11 @@ class Listing:
         return python_needed(self.source)
 
     @property
+    def python_version(self) -> tuple[int, ...]:
+        """:attr:`python` as numbers, to compare: ``(3, 9)``."""
+        return tuple(int(part) for part in self.python.split("."))
+
+    @property
     def output_width(self) -> int:
         """The longest line any run printed, in characters (a narrow output leaves the code more room)."""
         return max(
@@ -232,12 +237,10 @@ def _eight_budget(data: StoreData) -> tuple[str, ...]:
 
 
 def tree_size_args(data: StoreData) -> tuple[str, ...]:
-    """tree_size.py on 8 x 8 with the seed of the stored estimate and the paths of one of its checkpoints: it prints
-    the very running estimate the engine kept there (the same random numbers)."""
-    stored = [e for e in data.estimates if (e.n, e.m, e.start) == (8, 8, (0, 0))]
-    if not stored:
-        raise MissingData("no estimate of the 8 x 8 tree")
-    return ("8", str(TREE_SIZE_PATHS), "--seed", str(stored[0].seed))
+    """tree_size.py on 8 x 8 with the seed of the stored estimate (0 without one) and the paths of one of its
+    checkpoints: it prints the very running estimate the engine kept there (the same random numbers)."""
+    stored = [e.seed for e in data.estimates if (e.n, e.m, e.start) == (8, 8, (0, 0))]
+    return ("8", str(TREE_SIZE_PATHS), "--seed", str(stored[0] if stored else 0))
 
 
 #: The random paths tree_size.py walks for the key: a checkpoint of the stored estimate, and about 2 s in Python.

@@ -109,3 +109,21 @@ def test_a_program_runs_on_the_python_it_names_and_not_before(file):
     if before is not None and needed != "3.6":
         done = subprocess.run([before, "-I", FOLDER / file, *SMALL[file]], capture_output=True, text=True, timeout=60)
         assert done.returncode != 0
+
+
+def test_the_keys_d1_range_and_estimate_come_from_tree_size_and_agree_with_the_engine():
+    """D1 shows tree_size.py's run (8 x 8, 10,000 paths, the stored seed): its estimate is the engine's running
+    estimate after as many probes, and its choices give the back of the envelope's 10^32 to 10^36."""
+    from types import SimpleNamespace
+
+    from knight.report.answers.blog import _choices
+    from knight.report.answers.common import StoreData
+    from knight.report.listings import TREE_SIZE_PATHS
+    from knight.report.records import Results
+
+    engine = knuth_estimate(Board(8, 8), (0, 0), TREE_SIZE_PATHS, seed=0)
+    eight = SimpleNamespace(checkpoints=engine.checkpoints)
+    choices = _choices(StoreData(Results([]), []), eight)  # no stored estimate: seed 0
+    assert choices.command == f"python3 tree_size.py 8 {TREE_SIZE_PATHS} --seed 0"
+    assert choices.agrees and choices.estimate == pytest.approx(engine.node_mean, rel=1e-3)
+    assert choices.powers == (32, 36) and choices.geometric < choices.mean

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass, field
 
 from knight.engine import TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import tour_svg
-from knight.errors import MissingData
+from knight.errors import MissingData, RenderError
 from knight.report.answers.common import (
     Failure,
     OneTour,
@@ -52,14 +53,61 @@ W_PLUS, W_TWO = "squirrel", "lookahead-sum"
 
 
 @dataclass(frozen=True)
+class Choices:
+    """What tree_size.py printed (D1's program): its command, its estimate from as many random paths as a checkpoint
+    of the stored estimate (the same random numbers: the two are one figure), and the choices d along its paths,
+    averaged two ways, with d ** (moves of a full tour) as a power of ten: the back of the envelope's range."""
+
+    command: str
+    paths: int
+    estimate: float
+    checkpoint: float | None  # the stored estimate's running mean after as many probes, None without one
+    mean: float
+    geometric: float
+    mean_power: float
+    geometric_power: float
+
+    @property
+    def agrees(self) -> bool:
+        """The program's estimate is the engine's (it prints four digits)."""
+        return self.checkpoint is not None and math.isclose(self.estimate, self.checkpoint, rel_tol=1e-3)
+
+    @property
+    def powers(self) -> tuple[int, int]:
+        """The range d ** moves gives, as whole powers of ten (10^32 to 10^36 on 8 x 8)."""
+        return round(self.geometric_power), round(self.mean_power)
+
+
+@dataclass(frozen=True)
+class PythonSpeed:
+    """try_all.py (C2's program) timed as the key ran it: the squares it placed from the corner of 5 x 5 (the tree,
+    counted) and the seconds it took, interpreter start included."""
+
+    command: str
+    nodes: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.nodes / self.seconds
+
+
+@dataclass(frozen=True)
 class Wozniak:
     """The brute force's tree on 8 x 8 measured by Knuth's estimator and timed, against Wozniak's 10^25 years;
-    the other boards' estimates checked against exact counts."""
+    the other boards' estimates checked against exact counts; D1's program's choices along random paths."""
 
     eight: EstimateRecord
     estimates: list[EstimateRecord]
     rate: float
     chart: str
+    choices: Choices | None = None
+    python: PythonSpeed | None = None
+
+    @property
+    def python_years(self) -> float | None:
+        """The whole tree at the speed of try_all.py in plain Python, in years."""
+        return self.eight.node_mean / self.python.rate / SECONDS_PER_YEAR if self.python else None
 
     @property
     def years_log(self) -> float:
@@ -126,9 +174,16 @@ class Wozniak:
 
     @property
     def glance(self) -> str:
+        by_hand = ""
+        if self.choices:
+            low, high = self.choices.powers
+            by_hand = (
+                f"; by hand, d ≈ {self.choices.geometric:.1f}–{self.choices.mean:.1f} gives "
+                f"{power_of_ten(low)}–{power_of_ten(high)}"
+            )
         return (
             f"About {scientific(self.eight.node_mean, 2)} nodes from the corner (Knuth's estimator, "
-            f"{self.eight.probes:,} probes); at {scientific(self.rate)} nodes a second that is about "
+            f"{self.eight.probes:,} probes{by_hand}); at {scientific(self.rate)} nodes a second that is about "
             f"{scientific(self.years)} years: our runs {self.verdict} with {power_of_ten(WOZNIAK_YEARS_LOG10)}."
         )
 
@@ -143,6 +198,8 @@ def blog_wozniak(data: StoreData) -> Wozniak:
         eight=eight,
         estimates=shown,
         rate=eight.nodes_per_second,
+        choices=_choices(data, eight),
+        python=_python_speed(estimates.get((5, 5))),
         chart=estimates_svg(
             {board_text(e.n, e.m): running_estimate(e) for e in shown},
             spread={board_text(e.n, e.m): e.node_sd / e.node_mean for e in shown if e.node_mean > 0},
@@ -314,6 +371,41 @@ def blog_ties(data: StoreData) -> Ties:
     if not ties.everywhere:
         raise MissingData("no tie-break run from every start of 8 x 8")
     return ties
+
+
+def _choices(data: StoreData, eight: EstimateRecord) -> Choices:
+    """D1's program, tree_size.py, as its listing runs it (read from the listings' cache when the key was made
+    before): its estimate and the choices along its paths, as it printed them."""
+    from knight.report.listings import TREE_SIZE_PATHS, program_text, run_source, tree_size_args  # no cycle
+
+    args = tree_size_args(data)
+    run = run_source(program_text("tree_size.py"), args, name="tree_size.py")
+    found = re.search(
+        r"estimate: (?P<estimate>\S+) nodes.*\nmean (?P<mean>\S+), d\*\*\d+ = 10\*\*(?P<mean_power>\S+)\n"
+        r"geometric mean (?P<geometric>\S+), d\*\*\d+ = 10\*\*(?P<geometric_power>\S+)",
+        run.stdout,
+        re.S,
+    )
+    if run.status != 0 or found is None:
+        raise RenderError(f"tree_size.py did not print its estimate: {run.error or run.stdout[-200:]}")
+    checkpoint = next((c.node_mean for c in eight.checkpoints if c.probes == TREE_SIZE_PATHS), None)
+    return Choices(
+        command=run.command,
+        paths=TREE_SIZE_PATHS,
+        checkpoint=checkpoint,
+        **{key: float(value) for key, value in found.groupdict().items()},
+    )
+
+
+def _python_speed(five: EstimateRecord | None) -> PythonSpeed | None:
+    """try_all.py on 5 x 5 as C2's listing runs it (the cached run), timed: it places the whole plain tree from the
+    corner, whose nodes the store counted (1,735,079); None without that count."""
+    from knight.report.listings import program_text, run_source  # no cycle
+
+    if five is None or not five.exact_nodes:
+        return None
+    run = run_source(program_text("try_all.py"), ("5",), name="try_all.py")
+    return PythonSpeed(command=run.command, nodes=five.exact_nodes, seconds=run.seconds) if run.status == 0 else None
 
 
 def running_estimate(found: EstimateRecord) -> tuple[list[int], list[float]]:
