@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import json
 import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -398,10 +397,10 @@ PASTE = """([text, press]) => {
 def test_a_5_mb_paste_is_refused_at_once_in_the_commands_words(browser, site):  # noqa: F811
     page, errors, _ = open_check(browser, site)
     try:
-        started = time.perf_counter()
         shown = page.evaluate(PASTE, ["(" + " " * 5_000_000, False])  # refused on paste, no Check needed
-        elapsed = time.perf_counter() - started
-        assert shown["report"]["errors"] == [formats.too_large()] and elapsed < 2, elapsed
+        # the page's own time (a few ms here; a quadratic reading took minutes): not the transfer of 5 MB to it,
+        # which depends on the machine's load
+        assert shown["report"]["errors"] == [formats.too_large()] and shown["input"] < 2000, shown["input"]
         assert f"Cannot read this: {formats.too_large()}." in shown["text"]
         assert errors == []
     finally:
@@ -426,7 +425,7 @@ def test_a_2_mb_paste_that_was_quadratic_is_answered_within_2_s(browser, site, t
     try:
         shown = page.evaluate(PASTE, [text, True])
         assert shown["pending"] == "A long text: press Check."  # a long paste is not checked by itself
-        assert shown["input"] < 100 and shown["check"] < 2000, shown["check"]
+        assert shown["input"] < 1000 and shown["check"] < 2000, shown  # quadratic: 17 s and more
         expected = python_report(Given(text.encode()))
         assert compared(shown["report"]) == compared(expected)
         assert errors == []

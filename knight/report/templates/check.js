@@ -746,7 +746,7 @@
 
   function start() {
     var tour = $("tour"), timer = null;
-    $("check").addEventListener("click", run);
+    $("check").addEventListener("click", function () { clearTimeout(timer); run(); });  // no second check after it
     ["board-size", "start", "closed"].forEach(function (id) { $(id).addEventListener("input", describeAssignment); });
     tour.addEventListener("input", function () {
       source = null;
