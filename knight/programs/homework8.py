@@ -1,12 +1,12 @@
 """Homework #8 (Python 3.9 or newer): knight's tours by the lowest-degree
-heuristic without backtracking, ties to the lowest move number.
+heuristic without backtracking, ties to the move listed first.
 Run: python3 homework8.py n m [i j]   (i j: a start; none: every start)
 """
 
 import argparse
 
-ROW = [-1, -2, -2, -1, 1, 2, 2, 1]  # move k changes the row by ROW[k]
-COL = [2, 1, -1, -2, -2, -1, 1, 2]  # and the column by COL[k]
+ROW = [-1, -1, 1, 1, -2, -2, 2, 2]  # the moves as the homework lists them:
+COL = [-2, 2, -2, 2, -1, 1, -1, 1]  # (i-1, j-2), (i-1, j+2), (i+1, j-2), …
 
 
 def reachable(n: int, m: int, i: int, j: int) -> list[tuple[int, int]]:

@@ -158,7 +158,7 @@ def test_deitel_accessibility_heuristic_makes_the_engines_tours(args, walk):
 
 def test_homework_program_prints_the_engines_array_or_its_partial_tour_and_a_message():
     board = Board(5, 5)
-    tours = {(r, c): warnsdorff_tour(board, (r, c), "first") for r in range(5) for c in range(5)}
+    tours = {(r, c): warnsdorff_tour(board, (r, c), "homework") for r in range(5) for c in range(5)}
     full = run("homework8.py", 5, 5, 0, 0)
     assert (numbers(full[:5]) == tours[0, 0].array()).all()
     assert full[5] == f"A full tour, {'closed' if tours[0, 0].closed else 'open'}."
@@ -172,7 +172,7 @@ def test_homework_program_prints_the_engines_array_or_its_partial_tour_and_a_mes
 def test_homework_program_from_every_start_counts_what_the_engine_finds(side):
     lines = run("homework8.py", side, side)
     board = Board(side, side)
-    tours = [warnsdorff_tour(board, (r, c), "first") for r in range(side) for c in range(side)]
+    tours = [warnsdorff_tour(board, (r, c), "homework") for r in range(side) for c in range(side)]
     assert (numbers(lines[1 : side + 1]).ravel() == [t.length for t in tours]).all()
     full = [t for t in tours if t.full]
     assert lines[side + 1 :] == [
