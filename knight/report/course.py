@@ -28,7 +28,9 @@ __all__ = ["DEFAULT_COURSE", "Assignment", "Course", "load_course", "parse_cours
 
 #: The course file at the project's root, used when none is named.
 DEFAULT_COURSE = Path("course.toml")
-_KEYS = "title, class, due, time_zone, key_public_from, hand_in, [assignment]"
+_KEYS = "title, class, due, time_zone, key_public_from, hand_in, site_url, [assignment]"
+#: The self-check page's file on the class's site (``knight site`` writes it at the site's root).
+CHECK_PAGE = "check.html"
 
 
 class AssignmentContext(TypedDict):
@@ -48,6 +50,8 @@ class CourseContext(TypedDict):
     time_zone: str
     key_public_from: str
     hand_in: str
+    site_url: str
+    check_url: str
     assignment: AssignmentContext | None
 
 
@@ -80,6 +84,13 @@ class Course:
     time_zone: str = "UTC"
     hand_in: str = ""
     assignment: Assignment | None = None
+    #: Where the class's site is published (``knight site``'s folder on the web), ending in "/"; "" when not said.
+    site_url: str = ""
+
+    @property
+    def check_url(self) -> str:
+        """The self-check page's address on the class's site ("" when the course file gives no ``site_url``)."""
+        return f"{self.site_url}{CHECK_PAGE}" if self.site_url else ""
 
     def today(self) -> datetime.date:
         """Today's date in the course's time zone."""
@@ -98,6 +109,8 @@ class Course:
             "time_zone": self.time_zone,
             "key_public_from": self.key_public_from.isoformat(),
             "hand_in": self.hand_in,
+            "site_url": self.site_url,
+            "check_url": self.check_url,
             "assignment": None if self.assignment is None else self.assignment.to_context(),
         }
 
@@ -236,5 +249,12 @@ def parse_course(data: dict[str, Any], path: Path) -> Course:  # TOML as read: c
             )
         assignment = Assignment(table.board, start, table.closed)
     return Course(
-        model.title, model.class_, model.due, model.key_public_from, model.time_zone, model.hand_in.strip(), assignment
+        model.title,
+        model.class_,
+        model.due,
+        model.key_public_from,
+        model.time_zone,
+        model.hand_in.strip(),
+        assignment,
+        model.site_url,
     )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+import urllib.parse
 import zoneinfo
 from typing import Annotated
 
@@ -47,6 +48,25 @@ def _day(value: object) -> datetime.date:
     raise PydanticCustomError(
         "course", "give a day as YYYY-MM-DD (e.g. 2025-11-14), got {value}", {"value": repr(value)}
     )
+
+
+def _site(value: str) -> str:
+    """The class's site as an absolute http(s) address, ending in "/" (the self-check page is its check.html)."""
+    text = value.strip()
+    if not text:
+        return ""
+    parsed = urllib.parse.urlsplit(text)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c.isspace() for c in text):
+        raise PydanticCustomError(
+            "course",
+            "give the class site's address as https://…/ (where knight site's pages are published), got {value}",
+            {"value": repr(value[:80])},
+        )
+    if parsed.query or parsed.fragment:
+        raise PydanticCustomError(
+            "course", "give the site's folder, without ?… or #…, got {value}", {"value": repr(value[:80])}
+        )
+    return text if text.endswith("/") else f"{text}/"
 
 
 Text = Annotated[StrictStr, AfterValidator(_text)]
@@ -105,4 +125,5 @@ class CourseFile(BaseModel):
     key_public_from: Day
     time_zone: Annotated[StrictStr, AfterValidator(_zone)] = "UTC"
     hand_in: StrictStr = ""
+    site_url: Annotated[StrictStr, AfterValidator(_site)] = ""
     assignment: AssignmentTable | None = None
