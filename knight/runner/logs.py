@@ -2,7 +2,8 @@
 
 The runner writes its own records directly. A worker sends each of its records to the runner as one
 datagram on a Unix socket pair made for the run (pickled as the standard library's DatagramHandler
-pickles them), and a thread of the runner writes them. A datagram is delivered whole or not at all,
+pickles them; where there are no Unix sockets, Windows, a pair of UDP sockets on the loopback, the runner
+taking datagrams from its own sender's address only), and a thread of the runner writes them. A datagram is delivered whole or not at all,
 and each worker sends its own: nothing is shared among the writers, so a worker killed at any moment
 (SIGKILL, the out-of-memory killer) takes at most its own record with it. (A ``multiprocessing.Queue``
 shares a write lock among its writers, which a worker killed as it wrote kept for good: every other
@@ -31,7 +32,8 @@ __all__ = ["FORMAT", "run_logging"]
 
 #: How often the log receiver looks whether the run has closed it.
 _POLL_SECONDS = 0.02
-#: The largest record a worker sends (a bigger one is cut to this size by the sender's socket, and lost).
+#: The largest record a worker sends (a bigger one is cut to this size by the sender's socket, and lost; UDP's
+#: datagrams, where there are no Unix sockets, hold 65,507 bytes at most).
 _MAX_RECORD = 1 << 20
 
 FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
@@ -53,8 +55,8 @@ def run_logging(
     logger.propagate = False
     for old in saved[2]:
         logger.removeHandler(old)
-    receiving, sending = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    receiver = _Receiver(receiving, handler)
+    receiving, sending, source = _channel()
+    receiver = _Receiver(receiving, handler, source)
     logger.addHandler(_ToRunner(sending, os.getpid(), handler))
     receiver.start()
     try:
@@ -68,6 +70,21 @@ def run_logging(
         logger.propagate = saved[1]
         for old in saved[2]:
             logger.addHandler(old)
+
+
+def _channel() -> tuple[socket.socket, socket.socket, object]:
+    """The run's log channel: (receiving, sending, the sender's address or None). A Unix datagram pair where there
+    is one; else UDP on the loopback, whose receiver takes only what comes from the sender's own address (any
+    local process may send to its port, and a record is unpickled)."""
+    if hasattr(socket, "AF_UNIX"):
+        receiving, sending = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        return receiving, sending, None
+    receiving = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sending = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiving.bind(("127.0.0.1", 0))
+    sending.bind(("127.0.0.1", 0))
+    sending.connect(receiving.getsockname())
+    return receiving, sending, sending.getsockname()
 
 
 class _ToRunner(logging.handlers.DatagramHandler):
@@ -97,9 +114,9 @@ class _ToRunner(logging.handlers.DatagramHandler):
 class _Receiver(threading.Thread):
     """The runner's thread that writes the workers' records to ``handler`` until :meth:`close`."""
 
-    def __init__(self, channel: socket.socket, handler: logging.Handler) -> None:
+    def __init__(self, channel: socket.socket, handler: logging.Handler, source: object = None) -> None:
         super().__init__(name="knight-worker-logs", daemon=True)
-        self.channel, self.handler = channel, handler
+        self.channel, self.handler, self.source = channel, handler, source
         self.closed = threading.Event()
         channel.settimeout(_POLL_SECONDS)
 
@@ -107,13 +124,15 @@ class _Receiver(threading.Thread):
         while True:
             closed = self.closed.is_set()  # read before the receive: a record sent before the close is still written
             try:
-                data = self.channel.recv(_MAX_RECORD)
+                data, sender = self.channel.recvfrom(_MAX_RECORD)
             except TimeoutError:
                 if closed:
                     return
                 continue
             except OSError:  # the socket is gone
                 return
+            if self.source is not None and sender != self.source:  # not the run's own sender: never unpickled
+                continue
             if not data:  # the run's end (see close): every record sent before it has been read
                 return
             try:

@@ -79,6 +79,37 @@ def test_a_workers_log_lines_reach_the_runners_stream_and_the_logging_thread_end
     assert [thread for thread in threading.enumerate() if thread not in before] == []  # the receiver has ended
 
 
+def test_workers_log_over_udp_where_there_are_no_unix_sockets(monkeypatch):
+    """Windows has no AF_UNIX: the log channel is then UDP on the loopback, and the runner writes only what its own
+    sender sent (a datagram from any other local socket is dropped, never unpickled)."""
+    import io
+    import logging
+    import multiprocessing
+    import pickle
+    import socket
+
+    from knight.runner import logs
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the test forks its worker")  # pragma: no cover - Linux has it
+    monkeypatch.delattr(socket, "AF_UNIX")
+    stream = io.StringIO()
+    with logs.run_logging(False, logging.StreamHandler(stream), "fork"):
+        receiver = next(h for h in logging.getLogger("knight").handlers if isinstance(h, logs._ToRunner))
+        port = receiver.sock.getpeername()
+        assert receiver.sock.family == socket.AF_INET and port[0] == "127.0.0.1"
+        stranger = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        forged = pickle.dumps({"msg": "forged", "levelno": logging.WARNING, "levelname": "WARNING", "name": "knight"})
+        stranger.sendto(b"\0\0\0\0" + forged, port)
+        stranger.close()
+        worker = multiprocessing.get_context("fork").Process(
+            target=lambda: logging.getLogger("knight.test").warning("from the worker")
+        )
+        worker.start()
+        worker.join()
+    assert "from the worker" in stream.getvalue() and "forged" not in stream.getvalue()
+
+
 def _slow_second_worker_that_dies_on_its_second_chunk(marker, task):
     """A stand-in for run_task, run in the pool's workers: the task from (0, 1) takes 0.2 s, the task from (0, 3)
     kills its worker the first time (``marker``), every other task returns at once."""
