@@ -1,0 +1,65 @@
+"""docs/install.md is true (issue 38, item 3): every command it shows works as a newcomer runs it, in order (the
+clone's commands in a fresh clone, the installed wheel's in an empty folder outside any clone, this checkout's
+`.venv` standing for the skipped `pip install`), except those marked as needing the network; the slow ones
+(`make report`, `make test`, a compile) run only with KNIGHT_DOCS_SLOW=1 (`make -n` stands in for a make target).
+What the page says of the wheel's name, the extras and where the results go is checked against the build."""
+
+from __future__ import annotations
+
+import re
+import sys
+import sysconfig
+import tomllib
+
+from doc_commands import ROOT, check, clean_environment, commands, slow_mode, temporary_clone, transcript, walk
+
+PAGE = ROOT / "docs" / "install.md"
+SLOW_TARGETS = ("report", "test", "install")
+
+
+def stand_in(command) -> str | None:
+    shell = command.shell
+    if slow_mode():
+        return shell
+    if "python -m knight.aot" in shell:  # a compile: about 15 s, more on a busy machine
+        return None
+    return re.sub(rf"\bmake ({'|'.join(SLOW_TARGETS)})\b", r"make -n \1 >/dev/null", shell)
+
+
+def test_every_command_of_the_install_page_works(tmp_path):
+    clone = temporary_clone(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = clean_environment(tmp_path, venv_on_path=False)
+    steps = commands(PAGE.read_text(encoding="utf-8"))
+    first = steps[0].block  # the clone's two commands; the rest is an installed knight's, anywhere
+
+    outcomes = walk(steps, lambda step: clone if step.block == first else elsewhere, env, stand_in)
+    print("\n" + transcript(outcomes))
+    check(outcomes)
+    assert sum(outcome.ran is not None for outcome in outcomes) >= 5
+    # knight run and knight report outside a clone: the store in the user's data folder, no var/ where they ran
+    assert (tmp_path / "data" / "knight" / "knight.sqlite").is_file()
+    assert not (elsewhere / "var").exists() and (elsewhere / "reports" / "out" / "knights-tour.html").is_file()
+
+
+def test_the_wheel_named_is_the_one_the_build_makes():
+    text = PAGE.read_text(encoding="utf-8")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    names = set(re.findall(r"knights_tour_lab-[^\s'`\[]+\.whl", text))
+    assert names == {f"knights_tour_lab-{version}-cp311-cp311-linux_x86_64.whl"}
+    assert "py3-none-any.whl" not in text
+    if sys.version_info[:2] == (3, 11) and sysconfig.get_platform() == "linux-x86_64":
+        tag = f"cp311-cp311-{sysconfig.get_platform().replace('-', '_')}"
+        assert f"`{tag}`" in text  # what tests/test_wheel.py builds here
+
+
+def test_the_page_names_every_extra_and_the_dev_group():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    extras = project["project"]["optional-dependencies"]
+    assert "dev" not in extras and "dev" in project["dependency-groups"]
+    for extra in extras:
+        assert f"`{extra}`" in text
+    assert "dependency group `dev`" in text and "--group dev" in text
+    assert "user_data_path" in text and "~/.local/share/knight/knight.sqlite" in text
