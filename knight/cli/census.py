@@ -105,8 +105,8 @@ def census(
     from knight.store import Store
 
     board = Board(n, n if m is None else m)
-    removed = parse_squares(remove, "--remove", board.n)
-    square = None if start is None else parse_square(start, "--start", board.n)
+    removed = parse_squares(remove, "--remove", board.n, board.m)
+    square = None if start is None else parse_square(start, "--start", board.n, board.m)
     if method == "frontier" and depth != 1:
         raise InvalidInput("--depth needs --method census: the frontier method counts every tour at once, in no units")
     if method == "census" and max_states is not None:

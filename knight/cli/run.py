@@ -37,7 +37,10 @@ EXIT_SOME_FAILED = 1
 
 #: The options every command that runs tasks or reads the store shares.
 StoreOption = Annotated[
-    Path | None, typer.Option(help=f"The results store (default: ${STORE_VARIABLE}, else var/knight.sqlite).")
+    Path | None,
+    typer.Option(
+        help=f"The results store (default: ${STORE_VARIABLE}; else var/knight.sqlite in a clone of knight, else knight.sqlite in the user's data folder)."
+    ),
 ]
 
 

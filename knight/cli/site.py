@@ -53,7 +53,10 @@ def site(
         str | None, typer.Option(help="Build as on this day, YYYY-MM-DD (default: today in the course's time zone).")
     ] = None,
     store: Annotated[
-        Path | None, typer.Option(help="Results store for the key (default $KNIGHT_STORE or var/knight.sqlite).")
+        Path | None,
+        typer.Option(
+            help="Results store for the key (default $KNIGHT_STORE; else var/knight.sqlite in a clone of knight, else knight.sqlite in the user's data folder)."
+        ),
     ] = None,
     docs: Annotated[
         Path, typer.Option(help="The built docs (make docs), copied to docs/ when the folder exists.")

@@ -108,8 +108,8 @@ def tour(
     from knight.engine import Board, find_tour
 
     board = Board(n, n if m is None else m)
-    square = parse_square(start, "--start", board.n)
-    removed = parse_squares(remove, "--remove", board.n) or None
+    square = parse_square(start, "--start", board.n, board.m)
+    removed = parse_squares(remove, "--remove", board.n, board.m) or None
     given: Params = {
         "tie": tie,
         "seed": seed,
