@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # imported where used: `knight --help` loads no report
 __all__ = ["DEFAULT_OUT", "FILE_NAMES", "JobHash", "Meta", "report", "check_out", "report_meta", "papers"]
 
 DEFAULT_OUT = Path("reports/out")
-FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout"}
+FILE_NAMES = {"key": "knights-tour", "handout": "knights-tour-handout", "scheme": "knights-tour-scheme"}
 
 
 class JobHash(TypedDict):
@@ -64,11 +64,16 @@ def report(
     edition: Annotated[
         list[str],
         choice_option(
-            Choice("--edition", "edition", _editions), "key (answers) or handout (questions only); repeatable."
+            Choice("--edition", "edition", _editions),
+            "key (answers, with the marking scheme beside it), handout (questions only) or scheme (the marking "
+            "scheme alone); repeatable.",
         ),
     ] = ["key"],
     store: Annotated[
-        Path | None, typer.Option(help="Results store (default $KNIGHT_STORE or var/knight.sqlite).")
+        Path | None,
+        typer.Option(
+            help="Results store (default $KNIGHT_STORE; else var/knight.sqlite in a clone of knight, else knight.sqlite in the user's data folder)."
+        ),
     ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the HTML and PDF files.")] = DEFAULT_OUT,
     paper: Annotated[str, choice_option(Choice("--paper", "paper", papers), "Page size.")] = "a4",
@@ -83,10 +88,12 @@ def report(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Write the report, in HTML and PDF: the answer key and the student handout.
+    """Write the report, in HTML and PDF: the answer key, its marking scheme and the student handout.
 
-    The key goes to reports/out/knights-tour.html and .pdf, the handout to knights-tour-handout.html
-    and .pdf. With SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
+    The key goes to reports/out/knights-tour.html and .pdf with the marking scheme beside it
+    (knights-tour-scheme.html and .pdf: every box of the worksheet, its value, the other conventions'
+    values and the common wrong answers), the handout to knights-tour-handout.html and .pdf. With
+    SOURCE_DATE_EPOCH set, the same store gives byte-identical HTML.
     """
     from knight.report.context import StoreData, build_context
     from knight.report.data import load_store
@@ -100,8 +107,13 @@ def report(
     meta = report_meta(jobs)
     heading = _course(course)
 
+    sheet = _on_the_sheet(heading, meta["date"], quiet)
+    # the key brings its marking scheme: a teacher prints it apart to mark the worksheets
+    made: list[str] = [name for name in ("key", "scheme") if name in edition or (name == "scheme" and "key" in edition)]
+
     def write(name: str, context: dict[str, Any]) -> None:  # jinja's namespace: each template reads its own keys
-        html = render_html({**context, "meta": meta, "course": heading}, edition=name, paper=paper)
+        head = sheet if name == "handout" else heading
+        html = render_html({**context, "meta": meta, "course": head}, edition=name, paper=paper)
         target = out / FILE_NAMES[name]
         write_text(html, target.with_suffix(".html"))
         if pdf:
@@ -110,17 +122,19 @@ def report(
     # The handout needs no store: it is written while the key is computed.
     handout = [lambda: write("handout", handout_context())] if "handout" in edition else []
     with alongside(handout):
-        if "key" in edition:
+        if made:
             path = store_path(store)
             data = StoreData(*load_store(path))
-            write("key", build_context(data.only(shown)))
+            context = build_context(data.only(shown))
+            for name in made:
+                write(name, context)
     written = {
         name: [
             str((out / FILE_NAMES[name]).with_suffix(suffix))
             for suffix in (".html", ".pdf")
             if pdf or suffix == ".html"
         ]
-        for name in dict.fromkeys(edition)
+        for name in dict.fromkeys([*edition, *made])
     }
     if as_json:
         print_json({"out": str(out), "paper": paper, "editions": written})
@@ -154,6 +168,21 @@ def _course(path: Path | None) -> CourseContext | None:
     from knight.report.course import load_course
 
     return load_course(path).to_context()
+
+
+def _on_the_sheet(heading: CourseContext | None, today: str, quiet: bool) -> CourseContext | None:
+    """The course as the handout heads it: without its due date when that day is before ``today`` (the report's
+    date): a worksheet handed out with a date already past would say the work is late before it is set. Said once on
+    stderr, unless ``quiet``."""
+    if heading is None or not heading["due"] or heading["due"] >= today:
+        return heading
+    if not quiet:
+        typer.echo(
+            f"knight: note: the course's due date {heading['due']} is before today ({today}): the handout leaves it "
+            "out; give the new date in the course file (due)",
+            err=True,
+        )
+    return {**heading, "due": ""}
 
 
 def report_meta(jobs: list[Path]) -> Meta:

@@ -37,23 +37,31 @@ __all__ = [
 #: The templates, stylesheet and script, shipped inside the package (``reports/templates`` in the
 #: source tree links to them), found through importlib.resources wherever knight is installed.
 TEMPLATES = importlib.resources.files("knight.report") / "templates"
-EDITIONS = ("key", "handout")
-#: The template of each edition: the key answers the questions, the handout is a worksheet of them.
-TEMPLATE_FILES = {"key": "knights-tour.html.j2", "handout": "handout.html.j2"}
+EDITIONS = ("key", "handout", "scheme")
+#: The template of each edition: the key answers the questions, the handout is a worksheet of them, the scheme marks
+#: the worksheet's boxes (a section of the key too).
+TEMPLATE_FILES = {"key": "knights-tour.html.j2", "handout": "handout.html.j2", "scheme": "scheme.html.j2"}
+#: The editions made from the answers (the key's template context); the scheme's table is added to theirs.
+FROM_ANSWERS = ("key", "scheme")
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
 def render_html(context: Mapping[str, Any], *, edition: str, paper: str = "a4") -> str:
     """The report as one self-contained HTML page (SVG, CSS and the tour player's script inline).
 
-    ``edition`` is ``key`` (questions and answers, ``knights-tour.html.j2``) or ``handout`` (the
-    worksheet: questions, conventions, answer spaces and empty boards, no answers; ``handout.html.j2``).
+    ``edition`` is ``key`` (questions and answers, ``knights-tour.html.j2``), ``handout`` (the
+    worksheet: questions, conventions, answer spaces and empty boards, no answers; ``handout.html.j2``) or ``scheme``
+    (the marking scheme of the worksheet's boxes, ``scheme.html.j2``; from the key's context, like the key).
     """
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}; choose one of: {', '.join(EDITIONS)}")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
     page = _environment().get_template(TEMPLATE_FILES[edition])
+    if edition in FROM_ANSWERS and "scheme" not in context:
+        from knight.report.scheme import marking_scheme
+
+        context = {**context, "scheme": marking_scheme(context)}
     return _no_break_in_boards(
         page.render(
             **context,

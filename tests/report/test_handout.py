@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from runner_helpers import knight, write_job
 from knight.engine import HORIZONTAL, VERTICAL, Board
 from knight.engine.diagrams import MARGIN, SQUARE, WORKSHEET_DARK, WORKSHEET_LIGHT, empty_board_svg
 from knight.report.handout import GRID_LEGEND, SCRIPT_AS_PRINTED, script_as_printed
-from knight.report.questions import documents, questions
+from knight.report.questions import documents, labels, questions
 
 HANDOUT = "knights-tour-handout"
 #: The colours of an empty board's light background and of its dark squares (knight.engine.diagrams).
@@ -89,7 +91,8 @@ def test_every_question_has_its_anchor_in_the_documents_order(a4):
 
 def test_every_part_is_asked_as_a_question(a4):
     text = html_text(page_html(a4))
-    printed = " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf"))
+    # a line broken after a word's hyphen ("brute-" / "force") is read whole
+    printed = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(pdf_pages(a4 / f"{HANDOUT}.pdf")))
     for question in questions():
         for part in question.parts:
             assert part.ask.endswith("?"), (question.id, part.ask)
@@ -587,3 +590,89 @@ def test_no_prompt_states_the_answer_it_asks_for():
     c6b, c4a = by_id["eiffel-parberry"].parts[1].ask, by_id["eiffel-colours"].parts[0].ask
     assert c6b.index("if you find one") < c6b.index("number it") and c6b.endswith("Does one exist?")
     assert "can a knight's tour start from every square?" in c4a and "if not" in c4a
+
+
+# --- Issue 37, item 6: no question split from its boards; unvisited squares as the programs print them; the
+# course's due date and self-check page ---
+
+
+def test_each_question_on_one_page_with_its_boards(a4, letter):
+    """A question's label (A4, B2, …) and every board and outcome grid it asks for print on one page: the question
+    block is never split from its boards (B2 and A4 were), on A4 and on Letter."""
+    from pdf_layout import heading_positions
+
+    markup = page_html(a4)
+    owners = [question for question, _, _ in figures_by_question(markup)]
+    with_boards = sorted(set(owners), key=owners.index)
+    assert {"deitel-64-tours", "homework-5x5"} <= set(with_boards)
+    for out in (a4, letter):
+        pdf = out / f"{HANDOUT}.pdf"
+        found = heading_positions(pdf, list(labels().values()), size=10.5)  # the labels are 11 pt bold
+        label_pages = {label: page for label, (page, _) in found.items()}
+        assert sorted(label_pages) == sorted(labels().values()), out
+        with pymupdf.open(pdf) as document:
+            board_pages = [
+                number
+                for number, page in enumerate(document, start=1)
+                for drawing in page.get_drawings()
+                if _colour(drawing.get("fill")) == LIGHT
+            ]
+        assert len(board_pages) == len(owners)
+        split = {
+            labels()[question]: (
+                label_pages[labels()[question]],
+                sorted({p for p, q in zip(board_pages, owners) if q == question}),
+            )
+            for question in with_boards
+            if {p for p, q in zip(board_pages, owners) if q == question} != {label_pages[labels()[question]]}
+        }
+        assert not split, f"{out.name}: questions split from their boards (label page, board pages): {split}"
+
+
+def test_unvisited_squares_as_the_programs_print_them(a4):
+    """The worksheet says what a square never visited holds as each kind of program prints it, and the reference
+    programs print just that: '.' in Homework #8's array, 0 on Deitel's board and the blog's."""
+    hand_in = html_text(re.search(r'<p class="hand-in">.*?</p>', page_html(a4), flags=re.S).group(0))
+    assert "never visited" in hand_in and ". in Homework #8's" in hand_in and "0 on Deitel's and the blog's" in hand_in
+    programs = resources.files("knight").joinpath("programs")
+    homework = subprocess.run(
+        [sys.executable, str(programs / "homework8.py"), "5", "5", "1", "1"], capture_output=True, text=True, timeout=60
+    ).stdout
+    board = [line.split() for line in homework.splitlines() if re.fullmatch(r"[\d. ]+", line.strip())]
+    assert len(board) == 5 and any("." in row for row in board) and not any("0" in row for row in board)
+    deitel = subprocess.run(
+        [sys.executable, str(programs / "deitel_first_knight.py")], capture_output=True, text=True, timeout=120
+    ).stdout
+    rows = [line.split() for line in deitel.splitlines()[:8]]
+    assert all(len(row) == 8 for row in rows) and any("0" in row for row in rows)  # the knight stops short of 64
+    blog = programs.joinpath("warnsdorff_blog.py").read_text(encoding="utf-8")
+    assert re.search(r"cb = \[\[0 for", blog) and "print(str(cb[cy][cx])" in blog  # its board starts 0, printed as is
+
+
+def test_due_date_and_self_check_address_from_the_course_file(tmp_path):
+    """The handout's heading gives the course's due date, but never one already past (a note on stderr says why it is
+    left out); the self-check page's address is the course file's site_url + check.html. Without --course: neither."""
+    from report_helpers import COURSE
+
+    def handout(course_text: str | None) -> tuple[str, str]:
+        args = []
+        if course_text is not None:
+            course = tmp_path / "course.toml"
+            course.write_text(course_text, encoding="utf-8")
+            args = ["--course", str(course)]
+        out = tmp_path / "out"
+        store = tmp_path / "no-store.sqlite"
+        done = knight(["report", "--edition", "handout", "--no-pdf", "--out", str(out), *args], store, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return html_text(page_html(out)), done.stderr
+
+    site = 'site_url = "https://example.org/knights"\n'
+    future, note = handout(COURSE + site)  # due 2030-03-01
+    assert "Knight's tours · CS 1, spring · due 2030-03-01" in future and not note
+    assert re.search(r"self-check page, https://example\.org/knights/check\.html ?, or with knight check", future)
+    past, note = handout(COURSE.replace("2030-03-01", "2020-03-01").replace("2030-03-04", "2020-03-04"))
+    assert "Knight's tours · CS 1, spring" in past and "due" not in past.split("Before you start")[0]
+    assert "2020-03-01" in note and "before today" in note
+    assert "self-check page or with knight check" in past  # no site_url: no address
+    none, note = handout(None)
+    assert "due" not in none.split("Before you start")[0] and not note
