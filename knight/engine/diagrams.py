@@ -37,6 +37,7 @@ __all__ = [
     "sized",
     "tour_svg",
     "heat_map_svg",
+    "heat_label_size",
     "empty_board_svg",
     "WORKSHEET_LIGHT",
     "WORKSHEET_DARK",
@@ -307,10 +308,13 @@ def heat_map_svg(
     label_format: str = "{:g}",
     low: float | None = None,
     high: float | None = None,
+    label_size: float | None = None,
 ) -> str:
     """Colour each square by a value (e.g. how far the knight got from that start): pale is low, deep is high.
 
     ``values`` is an n × m array; NaN squares are left blank. ``low``/``high`` fix the colour scale.
+    ``label_size`` (in the units of a square) sets every number's size, so that the maps of one figure print
+    theirs alike (:func:`heat_label_size` of the longest); by default each is as large as fits its square.
     """
     values = np.asarray(values, dtype=float)
     finite = values[np.isfinite(values)]
@@ -339,9 +343,15 @@ def heat_map_svg(
             )
             if show_labels:
                 text = label_format.format(value)
-                size = SQUARE * 0.36 * min(1.0, 3.6 / max(len(text), 1))  # long numbers shrink to fit the square
+                size = heat_label_size(text) if label_size is None else label_size
                 _label(svg, _centre(r, c), text, "#fff" if share > 0.6 else TEXT, size)
     return _to_string(svg)
+
+
+def heat_label_size(text: str) -> float:
+    """The size of ``text`` in a heat map's square, in the units of a square: as large as fits (long numbers
+    shrink)."""
+    return SQUARE * 0.36 * min(1.0, 3.6 / max(len(text), 1))
 
 
 def empty_board_svg(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight.engine.diagrams import heat_map_svg
+from knight.engine.diagrams import heat_label_size, heat_map_svg
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, agreement
 from knight.report.answers.homework import OTHER_ORDER, OWN_TIE
@@ -199,6 +199,8 @@ def eiffel_all(data: StoreData) -> AllTours:
     whole = [c for c in data.censuses if c.total is not None and not c.removed and c.starts is None and not c.closed]
     if not whole:
         raise MissingData("no complete census of open tours")
+    drawn = [c for c in whole if c.n * c.m <= HEAT_UP_TO]
+    label_size = min((heat_label_size(_count_text(v)) for c in drawn for v in c.counts.values()), default=None)
     boards = []
     for c in whole:
         full = [r for r in data.results.select(n=c.n, m=c.m) if r.full and r.method != "backtrack"]
@@ -220,7 +222,7 @@ def eiffel_all(data: StoreData) -> AllTours:
                 found=len({r.key_directed for r in full}),
                 by_method=sorted(((name, len(keys)) for name, keys in by_method.items()), key=lambda x: -x[1]),
                 homework_rule=_found(data, c, OWN_TIE, by_method.get(HOMEWORK_RULE)),
-                heat=_heat(c) if c.n * c.m <= 36 else "",
+                heat=_heat(c, label_size) if c.n * c.m <= HEAT_UP_TO else "",
                 deitel_order=_found(data, c, OTHER_ORDER, by_method.get(DEITEL_ORDER_RULE)),
                 tree_nodes=next(
                     (e.exact_nodes for e in data.estimates if (e.n, e.m, e.start) == (c.n, c.m, (0, 0))), None
@@ -243,13 +245,25 @@ def _found(data: StoreData, c: CensusRecord, tie: str, keys: set[str] | None) ->
     return len(keys or ())
 
 
-def _heat(c: CensusRecord) -> str:
-    """The census's open tours from each start square, drawn."""
+#: The boards whose tours from each start are drawn (a heat map each), by their number of squares at most.
+HEAT_UP_TO = 36
+
+
+def _count_text(count: int) -> str:
+    """A count as a heat map prints it: 524,486."""
+    return f"{count:,.0f}"
+
+
+def _heat(c: CensusRecord, label_size: float | None) -> str:
+    """The census's open tours from each start square, drawn, its numbers ``label_size`` (the units of a square:
+    the maps of one figure print theirs at one size, the size the longest of them fits)."""
     grid = np.full((c.n, c.m), np.nan)
     for start, count in c.counts.items():
         grid[start] = count
     board = board_text(c.n, c.m)
-    return heat_map_svg(c.board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}")
+    return heat_map_svg(
+        c.board, grid, title=f"{board}: open tours from each start", label_format="{:,.0f}", label_size=label_size
+    )
 
 
 def exact_counts(censuses: list[CensusRecord], frontier: list[FrontierRecord]) -> list[ExactCount]:

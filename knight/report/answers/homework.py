@@ -78,6 +78,7 @@ class Partial:
     start: Square
     length: int
     array: list[list[int]]
+    board: NumberedBoard  # the array drawn as the other numbered boards are
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Program(OneTour):
     """The program's output on 5 x 5: the numbered array from (0, 0), and one from a start that fails."""
 
     full_array: list[list[int]]
+    full_board: NumberedBoard  # the array drawn as the other numbered boards are
     full: bool
     length: int
     partial: Partial | None
@@ -129,9 +131,14 @@ def homework_program(data: StoreData) -> Program:
     other_failed = [r.start for r in other if not r.full]
     return Program(
         full_array=corner.tour().array().tolist(),
+        full_board=_printed(corner),
         full=corner.full,
         length=corner.length,
-        partial=Partial(partial.start, partial.length, partial.tour().array().tolist()) if partial else None,
+        partial=(
+            Partial(partial.start, partial.length, partial.tour().array().tolist(), _printed(partial))
+            if partial
+            else None
+        ),
         failures=len(failed),
         failing=_failing_words(Board(5, 5), failures(failed)),
         other_failures=len(other_failed) if other else None,
@@ -336,6 +343,16 @@ def homework_board(size: int) -> Callable[[StoreData], BoardTours]:
         )
 
     return answer
+
+
+def _printed(record: TourRecord) -> NumberedBoard:
+    """A 5 x 5 run of the program as it prints it, drawn at the squares of the other homework boards of 5 x 5."""
+    return numbered_board(
+        record.tour(),
+        NUMBERED_SQUARE_MM[5] * 5,
+        labels=False,
+        title=f"{board_text(5)} from {record.start}, numbered",
+    )
 
 
 def _asked(record: TourRecord, size: int) -> Asked:
