@@ -5,8 +5,8 @@ Run: python3 homework8.py n m [i j]   (i j: a start; none: every start)
 
 import argparse
 
-ROW = [-1, -1, 1, 1, -2, -2, 2, 2]  # the moves as the homework lists them:
-COL = [-2, 2, -2, 2, -1, 1, -1, 1]  # (i-1, j-2), (i-1, j+2), (i+1, j-2), …
+ROW = [-1, -1, 1, 1, -2, -2, 2, 2]  # the homework's order of moves:
+COL = [-2, 2, -2, 2, -1, 1, -1, 1]  # (i-1, j-2), (i-1, j+2), …
 
 
 def reachable(n: int, m: int, i: int, j: int) -> list[tuple[int, int]]:

@@ -23,16 +23,16 @@ def free(seen: set, r: int, c: int) -> list:
     return [s for s in near if s[1:] in board and s[1:] not in seen]
 
 
-def rank(seen: set, k: int, a: int, b: int, tie: str) -> tuple:
-    """Of the tied squares (a, b), a move k away, the least rank wins."""
+def rank(seen: set, s: tuple, tie: str) -> tuple:
+    """Of the tied squares s = (k, a, b), a move k away, the least wins."""
     if tie == "blog":  # the blog script's index i of our move k
-        return [7, 6, 5, 4, 0, 1, 2, 3][k], k
+        return [7, 6, 5, 4, 0, 1, 2, 3][s[0]], s[0]
     if tie == "roth":  # the farthest from the centre, then move order
-        return -((2 * a - n + 1) ** 2 + (2 * b - n + 1) ** 2), k
-    onward = [len(free(seen, *t[1:])) for t in free(seen, a, b)]
+        return -sum((2 * v - n + 1) ** 2 for v in s[1:]), s[0]
+    onward = [len(free(seen, *t[1:])) for t in free(seen, *s[1:])]
     if tie == "lookahead-min":  # the least degree one move further
-        return min(onward, default=99), k
-    return (sum(onward) if tie == "lookahead-sum" else 0), k
+        return min(onward, default=99), s[0]
+    return (sum(onward) if tie == "lookahead-sum" else 0), s[0]
 
 
 def full(r: int, c: int, tie: str, seed: int) -> bool:
@@ -47,7 +47,7 @@ def full(r: int, c: int, tie: str, seed: int) -> bool:
             state ^= state >> 17
             state ^= (state << 5) % 2**32
             tied = [tied[state % len(tied)]]
-        _, r, c = min(tied, key=lambda s: rank(seen, *s, tie))
+        _, r, c = min(tied, key=lambda s: rank(seen, s, tie))
         seen.add((r, c))
     return len(seen) == n * n
 

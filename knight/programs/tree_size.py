@@ -24,7 +24,8 @@ state = (seed * 2654435761 + 1) % 2**32 or 0x9E3779B9
 def probe() -> tuple:
     """A random path from (0, 0): 1 + d1 + d1*d2 + ..., and d1, d2, ..."""
     global state
-    path, nodes, weight, choices = [(0, 0)], 1.0, 1.0, []
+    path, nodes, weight = [(0, 0)], 1.0, 1.0
+    choices: list[int] = []
     while True:
         r, c = path[-1]
         near = [(r + ROW[k], c + COL[k]) for k in range(8)]
