@@ -145,3 +145,56 @@ def heading_positions(
                     if label in wanted:
                         found.setdefault(label, (number, (line["bbox"][1] - top) / height))
     return found
+
+
+#: A program listing's line numbers (style.css: ``.code .linenos``) and the ground of the output printed beside it
+#: (``.program figure.run pre``), as the PDF draws them.
+LINE_NUMBER_COLOUR = 0x999999
+OUTPUT_GROUND = (0xFB, 0xFB, 0xF6)
+
+
+def listing_lines(pdf_path: Path) -> list[list[tuple[int, int]]]:
+    """Each program listing of the PDF, in reading order: its numbered lines as (line number, page number from 1).
+    A listing is a run of line numbers (monospace figures in :data:`LINE_NUMBER_COLOUR`) counting up from 1."""
+    listings: list[list[tuple[int, int]]] = []
+    with pymupdf.open(pdf_path) as document:
+        for number, page in enumerate(document, start=1):
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", ()):
+                    for span in line["spans"]:
+                        text = span["text"].strip()
+                        if span["color"] != LINE_NUMBER_COLOUR or not text.isdigit() or "Mono" not in span["font"]:
+                            continue
+                        if int(text) == 1 or not listings or int(text) <= listings[-1][-1][0]:
+                            listings.append([])
+                        listings[-1].append((int(text), number))
+    return listings
+
+
+def output_blocks(pdf_path: Path) -> list[tuple[int, float, float]]:
+    """Each block of a program's output (its ground in :data:`OUTPUT_GROUND`; a block split by a page break counts
+    once on each page), in reading order: (page number from 1, top, bottom) in points from the page's top."""
+    found = []
+    with pymupdf.open(pdf_path) as document:
+        for number, page in enumerate(document, start=1):
+            for drawing in page.get_drawings():
+                fill = drawing.get("fill")
+                if fill and tuple(round(255 * c) for c in fill) == OUTPUT_GROUND:
+                    found.append((number, drawing["rect"].y0, drawing["rect"].y1))
+    return sorted(found)
+
+
+def number_sizes(pdf_path: Path, page_number: int, fonts: tuple[str, ...], colours: tuple[int, ...]) -> list[float]:
+    """The sizes (pt) of the text spans on one page (from 1) that are numbers alone ("304", "524,486") set in one of
+    ``fonts`` (PostScript names, as "DejaVuSans") in one of ``colours`` (0xRRGGBB): the numbers of a drawing."""
+    with pymupdf.open(pdf_path) as document:
+        page = document[page_number - 1]
+        return [
+            span["size"]
+            for block in page.get_text("dict")["blocks"]
+            for line in block.get("lines", ())
+            for span in line["spans"]
+            if re.fullmatch(r"\d[\d,]*", span["text"].strip())
+            and span["font"].split("+")[-1] in fonts
+            and span["color"] in colours
+        ]

@@ -259,11 +259,13 @@ def _tie_seed(data: StoreData) -> tuple[str, ...]:
     return ("8", "--seed", str(min(seeds, default=0)))
 
 
-#: The programs, in the order of the questions they follow.
+#: The programs, in the order of the questions they follow. Where a program checks several answers it follows the
+#: first (Deitel's first script: A1's yardstick and A2; the accessibility heuristic: A3 from (0, 0), A4 from every
+#: start; Homework #8's program: B1 to B4), which keeps each program whole on a page of the printed key.
 PROGRAMS: tuple[Program, ...] = (
-    Program("deitel-naive", "deitel_first_knight.py", "Deitel's first script", lambda data: [()]),
+    Program("deitel-by-hand", "deitel_first_knight.py", "Deitel's first script", lambda data: [()]),
     Program(
-        "deitel-64-tours",
+        "deitel-heuristic",
         "deitel_accessibility.py",
         "Deitel's accessibility heuristic, from every start",
         lambda data: [(), ("--static",), ("6", "--static")],

@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import badly_fitting_tables, uneven_board_figures
-from pdf_layout import MM, heading_positions, page_fill, page_margins, small_texts
+from pdf_layout import (
+    MM,
+    heading_positions,
+    listing_lines,
+    number_sizes,
+    output_blocks,
+    page_fill,
+    page_margins,
+    small_texts,
+)
 from runner_helpers import REPO, knight
 
 from knight.report.appendix import GLOSSARY
@@ -20,7 +29,7 @@ from knight.report.charts import estimates_svg, success_by_size_svg
 from knight.report.questions import labels, questions
 
 DEFAULT_JOBS = sorted((REPO / "jobs").glob("*.toml"))
-MOST_PAGES = 24  # the issue's cap, the reference programs included
+MOST_PAGES = 28  # the issue's cap, the reference programs and the marking scheme's pointer included
 LEAST_FILL = 0.60
 SMALLEST_TEXT = 7.0
 #: A question's heading starts above the last quarter of its page's content box.
@@ -112,6 +121,85 @@ def test_no_question_heading_in_the_bottom_quarter_of_a_page(default_key):
     assert all(page > 1 for page, _ in found.values())
     low = {label: (page, round(at, 2)) for label, (page, at) in found.items() if at > LOWEST_HEADING}
     assert not low, f"headings in the bottom quarter of their page (label: page, height): {low}"
+
+
+def test_no_section_heading_in_the_bottom_quarter_of_a_page(default_key):
+    """The documents' headings, the marking scheme's and the appendix's (and the appendix's parts) keep to a page's
+    upper three quarters too: each starts a page or has its first lines under it."""
+    pdf = default_key / "knights-tour.pdf"
+    labels = ["A.", "B.", "C.", "D.", "Conventions", "Marking", "Appendix:", "Other", "Counting", "Glossary", "Sources"]
+    found = heading_positions(pdf, labels)
+    assert sorted(found) == sorted(labels)
+    low = {label: (page, round(at, 2)) for label, (page, at) in found.items() if at > LOWEST_HEADING}
+    assert not low, f"headings in the bottom quarter of their page (label: page, height): {low}"
+
+
+def test_each_program_is_on_one_page_with_its_output(default_key):
+    """A reference program is read whole: its first and last lines and every output printed beside it on one page
+    (each program has at most 60 lines, so each fits)."""
+    pdf = default_key / "knights-tour.pdf"
+    page = (default_key / "knights-tour.html").read_text()
+    programs = re.findall(r'<div class="program" id="program-([\w-]+)">.*?<div class="listing', page, re.S)
+    runs = [
+        len(re.findall(r'<figure class="run">', block))
+        for block in re.findall(r'<div class="program" id="program-[\w-]+">(.*?)<div class="listing', page, re.S)
+    ]
+    lines = [int(n) for n in re.findall(r"\((\d+) lines\)", page)]
+    listings = listing_lines(pdf)
+    assert len(listings) == len(programs) == len(lines) >= 9
+    outputs = output_blocks(pdf)
+    assert len(outputs) == sum(runs), "an output block split across pages"
+    for name, listing, count, runs_here in zip(programs, listings, lines, runs, strict=True):
+        assert [n for n, _ in listing] == list(range(1, count + 1)), name  # every line of it, in order
+        pages = {number for _, number in listing}
+        assert len(pages) == 1, f"{name}: lines on pages {sorted(pages)}"
+        beside, outputs = outputs[:runs_here], outputs[runs_here:]
+        assert {number for number, _, _ in beside} == pages, f"{name}: its output is not on its page"
+
+
+def test_c2s_heat_maps_print_their_numbers_at_one_size(default_key):
+    """C2's maps of tours from each start square (5 x 5 and 6 x 6 side by side) print every number at one size, the
+    size the longest of them fits in its square, 7 pt or more."""
+    import pymupdf
+
+    pdf = default_key / "knights-tour.pdf"
+    with pymupdf.open(pdf) as document:
+        pages = [n for n, p in enumerate(document, start=1) if "Directed open tours of 5" in p.get_text()]
+    assert len(pages) == 1
+    sizes = number_sizes(pdf, pages[0], ("DejaVu-Sans",), (0x222222, 0xFFFFFF))
+    assert len(sizes) >= 25 + 36  # both maps' squares
+    assert max(sizes) - min(sizes) < 0.05 and min(sizes) >= SMALLEST_TEXT, sorted(set(sizes))
+
+
+def test_every_board_is_drawn_by_the_board_renderer(default_key):
+    """No board is an HTML table of numbers: B1's arrays are numbered boards, as every other board of the key."""
+    page = (default_key / "knights-tour.html").read_text()
+    for table in re.findall(r"<table\b.*?</table>", page, re.S):
+        if "<th" in table:
+            continue  # a table of data, with its headings
+        rows = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in re.findall(r"<tr.*?</tr>", table, re.S)]
+        cells = [re.sub(r"<[^>]+>", "", cell).strip() for row in rows for cell in row]
+        square = len(rows) >= 3 and len({len(row) for row in rows}) == 1 and len(rows[0]) >= 3
+        assert not (square and all(re.fullmatch(r"\d*", cell) for cell in cells)), table[:200]
+    b1 = re.search(r'<section class="question" id="q-homework-program">(.*?)</section>', page, re.S)
+    assert b1 and b1.group(1).count('class="numbered-board"') == 2
+
+
+def test_every_chess_name_is_the_conventions(default_key):
+    """A chess name (c5) is used only as the conventions box defines it: beside its square as (row, col), the letter
+    the column's."""
+    page = (default_key / "knights-tour.html").read_text()
+    prose = re.sub(r"<(pre|code|script|svg|style)\b.*?</\1>", " ", page, flags=re.S)
+    text = " ".join(html_text.unescape(re.sub(r"<[^>]+>", " ", prose)).split())
+    assert "A chess name beside a square, as in c5 (3, 2)" in text
+    names = list(re.finditer(r"(?<![\w.'’-])([a-p])([1-9]\d?)(?![\w-])", text))
+    assert len(names) > 50
+    for name in names:
+        if text[name.start() - 30 : name.start()].endswith("(0, 0) of 8 × 8 is "):
+            continue  # the convention's own example, its square named first
+        square = re.match(r" \((\d+), (\d+)\)", text[name.end() :])
+        assert square, f"{name.group(0)} without its square: …{text[name.start() - 40 : name.end() + 20]}…"
+        assert int(square.group(2)) == ord(name.group(1)) - ord("a"), name.group(0)
 
 
 def test_heading_positions_measure_what_they_say(tmp_path):

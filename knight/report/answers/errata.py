@@ -180,7 +180,7 @@ def blog_script(data: StoreData) -> list[Erratum]:
             fix=(
                 "The post shows a tour the script found, so it ran indented: the loss is our copy's. The code "
                 f"leaves no doubt where each line belongs: {changed} lines indented again, four spaces a level, as "
-                f"in {MADE_TO_RUN} below."
+                f"in {MADE_TO_RUN}, the answer's program."
             ),
             steps=[Step.of("as printed", as_printed, printed)],
         )
@@ -210,13 +210,13 @@ def blog_script(data: StoreData) -> list[Erratum]:
                 "xrange = range; string.rjust, gone from Python 3, becomes str's own rjust, which needs no import "
                 f"string. Then the script runs"
                 + (f": from {_start(made)} it numbers all 64 squares." if _start(made) else ".")
-                + f" {MADE_TO_RUN} below adds, before the blog's lines, a docstring and --seed, to give a student "
+                + f" {MADE_TO_RUN}, the answer's program, adds before the blog's lines a docstring and --seed, to give a student "
                 f"the same random start (--seed {SEED})."
             ),
             steps=[
                 Step.of("indented", with_indent, indented),
                 Step.of("indented, print(…) and xrange = range, no imports", python3, no_imports),
-                Step.of("with the imports (the program below)", made, fixed),
+                Step.of("with the imports (the answer's program)", made, fixed),
             ],
             diff=highlight(diff, "diff"),
         )
@@ -284,7 +284,7 @@ def damaged_eiffel(data: StoreData) -> list[Erratum]:
                 "then”. It misreads letters (IWop: loop, AcceptabTe: Acceptable, co: col), and the “distance” "
                 "formula, row(k - coTk), cannot be read."
             ),
-            fix="Wirth's backtracking, which the text follows: try_next_move.py below.",
+            fix="Wirth's backtracking, which the text follows: try_next_move.py, the answer's program.",
         ),
         Erratum(
             question="eiffel-all",
@@ -294,7 +294,7 @@ def damaged_eiffel(data: StoreData) -> list[Erratum]:
                 "The OCR lost Try_All's head and two lines of its loop, “loop” and “d := d + 1”, without which the "
                 "loop would never end (Try_Next_Move's fragment keeps both); /F1ard reads board, hen then."
             ),
-            fix="try_all.py below restores them.",
+            fix="try_all.py, the answer's program, restores them.",
         ),
         Erratum(
             question="eiffel-closed",
