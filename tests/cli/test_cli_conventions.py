@@ -163,7 +163,7 @@ def test_every_help_lists_the_choices_and_ends_with_examples(capsys, monkeypatch
         assert 2 <= len(examples) <= 3 and all(line.startswith("knight ") for line in examples), command
     out = knight_cli(capsys, "tour", "--help")[1]
     assert "[naive|static|warnsdorff|random-walk|backtrack|parberry|find]" in out
-    assert "[key|handout]" in knight_cli(capsys, "report", "--help")[1]
+    assert "[key|handout|scheme]" in knight_cli(capsys, "report", "--help")[1]
     root = knight_cli(capsys, "--help")[1]
     assert "--install-completion" in root and "--show-completion" in root
 
