@@ -133,15 +133,15 @@ def heading_positions(
     A heading is a line whose first word is the label, in a bold font at ``size`` pt or more (the key's question
     headings are 11.5 pt; its table of answers at a glance names the questions in 8 pt)."""
     top, _, bottom, _ = margins or page_margins()
-    wanted, found = set(labels), {}
+    wanted, found = set(labels), dict[str, tuple[int, float]]()
     with pymupdf.open(pdf_path) as document:
         for number, page in enumerate(document, start=1):
             height = page.rect.height - top - bottom
             for block in page.get_text("dict")["blocks"]:
                 for line in block.get("lines", ()):
                     first = next((span for span in line["spans"] if span["text"].strip()), None)
-                    heading = first and first["size"] >= size and "Bold" in first["font"]
-                    label = first["text"].split()[0] if heading else ""
+                    heading = first is not None and first["size"] >= size and "Bold" in first["font"]
+                    label = first["text"].split()[0] if first is not None and heading else ""
                     if label in wanted:
                         found.setdefault(label, (number, (line["bbox"][1] - top) / height))
     return found
