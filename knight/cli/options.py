@@ -27,6 +27,8 @@ __all__ = [
     "PlainValues",
     "plain_values",
     "shown_as_flag",
+    "TYPER_RELEASES_TESTED",
+    "typer_shortcut",
     "QuietOption",
     "JsonOption",
     "choice_option",
@@ -145,14 +147,22 @@ class PlainGroup(TyperGroup):
 
 def shown_as_flag(param: Any) -> None:
     """Show a boolean flag in --help as a flag (``--closed``, ``--pdf/--no-pdf``), with no value after it: Typer
-    0.29's help gives every option a type column, ``<bool>`` for a flag, as if it took a value."""
-    if getattr(param, "is_flag", False) and not getattr(param, "count", False) and hasattr(param, "display_type_rich"):
-        param.display_type_rich = _no_type
+    0.29's help gives every option a type column, ``<bool>`` for a flag, as if it took a value, unless the option
+    has a metavar (click's public ``Parameter.metavar``, what ``typer.Option(metavar=...)`` sets): an empty one."""
+    if getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
+        param.metavar = ""
 
 
-def _no_type(ctx: Any) -> None:
-    """A flag's type in the help: none."""
-    return None
+#: The typer releases on which :func:`plain_values` replaces typer's conversion of values, each tested with the
+#: same commands run both ways (tests/cli/test_typer_paths.py). On any other, typer's own conversion runs: the
+#: same values, output and messages (but a value of the wrong kind refused in pydantic's words), and pydantic
+#: imported, about 0.1 s more at each command's start. A release is added here once that test passes on it.
+TYPER_RELEASES_TESTED = ("0.29.2",)
+
+
+def typer_shortcut() -> bool:
+    """Whether :func:`plain_values` replaces typer's conversion: only on a release it was tested on."""
+    return typer.__version__ in TYPER_RELEASES_TESTED
 
 
 def plain_values(param: Any) -> None:
@@ -161,11 +171,14 @@ def plain_values(param: Any) -> None:
 
     Typer 0.29 converts every value through a pydantic ``TypeAdapter``: importing pydantic and building the
     adapters costs about 0.1 s of each command's start, more than a small tour takes. The parameter's
-    ``get_runtime_param`` (typer's public hook that builds the adapter when a value first needs it) is
-    replaced, on this parameter, by one that gives a :class:`PlainValues`. The messages stay typer's shape
-    (``Invalid value for 'n': 'x' is not a valid integer.``). On a typer without that mechanism, or for a kind
-    not listed, typer's own conversion stays.
+    ``get_runtime_param`` (the method of typer's parameter class that builds the adapter when a value first
+    needs it; not documented, so not to be relied on across releases) is replaced, on this parameter, by one
+    that gives a :class:`PlainValues`. The messages stay typer's shape (``Invalid value for 'n': 'x' is not a
+    valid integer.``). Only on a typer in :data:`TYPER_RELEASES_TESTED`: on any other release, or for a kind not
+    listed, typer's own conversion stays.
     """
+    if not typer_shortcut():
+        return
     descriptor = getattr(param, "type_descriptor", None)
     if descriptor is None or not hasattr(param, "get_runtime_param") or "get_runtime_param" in vars(param):
         return
