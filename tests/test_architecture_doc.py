@@ -387,6 +387,51 @@ def test_the_layer_table_is_the_one_the_import_test_enforces():
     assert table == ALLOWED
 
 
+#: The packages the project was asked to use (issue 39): each has its row, whether it is used or not.
+ASKED_FOR = {"typer", "multiprocessing-logging", "jinja2", "weasyprint", "pytest"}
+
+
+def dependency_rows(text: str) -> dict[str, tuple[bool, set[str]]]:
+    """The table of the section Dependencies: each package -> (asked for, where it is declared)."""
+    section = text.split("\n## Dependencies\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| ([\w.-]+) \| (yes)? *\| ([^|]+?) \|", section, flags=re.M)
+    return {name: (asked == "yes", set(declared.split(", "))) for name, asked, declared in rows}
+
+
+def declared_dependencies(pyproject: Path = ROOT / "pyproject.toml") -> dict[str, set[str]]:
+    """Each package ``pyproject.toml`` names -> where: core, build, an extra's name, a dependency group's."""
+    project = tomllib.loads(pyproject.read_text())
+    places = [("core", project["project"]["dependencies"]), ("build", project["build-system"]["requires"])]
+    places += [*project["project"]["optional-dependencies"].items(), *project["dependency-groups"].items()]
+    found: dict[str, set[str]] = {}
+    for place, requirements in places:
+        for requirement in requirements:
+            if isinstance(requirement, str):  # not a group's include-group
+                name = re.match(r"[A-Za-z0-9_.-]+", requirement)
+                assert name is not None, requirement
+                found.setdefault(name.group(0).lower(), set()).add(place)
+    return found
+
+
+def test_every_dependency_has_a_row():
+    """ARCHITECTURE.md's table of dependencies names every package pyproject.toml does, where it declares it,
+    and each one the project was asked to use; a package it names that is not declared says so."""
+    rows, declared = dependency_rows(DOC.read_text()), declared_dependencies()
+    assert {name: rows[name][1] for name in declared if name in rows} == declared
+    assert sorted(set(declared) - set(rows)) == [], "add a row to ARCHITECTURE.md's table of dependencies"
+    assert {name for name, (_, where) in rows.items() if name not in declared and where != {"none: dropped"}} == set()
+    assert {name for name, (asked, _) in rows.items() if asked} == ASKED_FOR
+
+
+def test_a_dependency_without_a_row_is_found(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    text = (ROOT / "pyproject.toml").read_text()
+    pyproject.write_text(text.replace('"psutil>=5.9",', '"psutil>=5.9",\n    "attrs>=23",'))
+    declared = declared_dependencies(pyproject)
+    assert declared["attrs"] == {"core"} and declared["dask"] == {"dask"} and declared["numba"] == {"jit", "build"}
+    assert "attrs" not in dependency_rows(DOC.read_text())
+
+
 #: (what the text says, a false version of it): each false version must be reported.
 PLANTED = [
     ("`engine/board.py`", "`engine/bored.py`"),
