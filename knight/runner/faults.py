@@ -9,6 +9,9 @@ starts; unset (always, outside the tests), it costs nothing.
 * ``kill:NxM:ROW,COL:MARKER`` — a task on the NxM board from (ROW, COL) kills its own worker
   with SIGKILL, once: it creates the file MARKER first, and does not kill when it exists.
   With MARKER ``always`` it kills every time (a task that keeps failing).
+* ``stop:NxM:ROW,COL:MARKER`` — the same, but the worker stops itself (SIGSTOP) instead: a hung
+  worker, which never dies by itself (the runner ends it: see ``KNIGHT_HUNG_AFTER``, knight/runner/pool.py).
+  Once, as ``kill``; where there is no SIGSTOP (Windows) the task sleeps for a day instead.
 * ``delay:SECONDS`` — every task sleeps SECONDS first (a slow sweep to interrupt).
 """
 
@@ -29,6 +32,7 @@ class Faults:
     """The faults this process injects, read from :data:`ENVIRONMENT_VARIABLE`."""
 
     kills: list[tuple[tuple[int, int], tuple[int, int], str]] = field(default_factory=list)
+    stops: list[tuple[tuple[int, int], tuple[int, int], str]] = field(default_factory=list)
     delay: float = 0.0
 
     @classmethod
@@ -38,13 +42,13 @@ class Faults:
             kind, _, rest = rule.partition(":")
             if kind == "delay":
                 faults.delay = float(rest)
-            elif kind == "kill":
+            elif kind in ("kill", "stop"):
                 size, start, marker = rest.split(":", 2)
                 n, m = (int(x) for x in size.split("x"))
                 row, col = (int(x) for x in start.split(","))
-                faults.kills.append(((n, m), (row, col), marker))
+                (faults.kills if kind == "kill" else faults.stops).append(((n, m), (row, col), marker))
             else:
-                raise ValueError(f"{ENVIRONMENT_VARIABLE}: unknown rule {rule!r}; use kill:... or delay:...")
+                raise ValueError(f"{ENVIRONMENT_VARIABLE}: unknown rule {rule!r}; use kill:..., stop:... or delay:...")
         return faults
 
     def before_task(self, n: int, m: int, start: tuple[int, int]) -> None:
@@ -52,11 +56,23 @@ class Faults:
         if self.delay:
             time.sleep(self.delay)
         for size, square, marker in self.kills:
-            if size == (n, m) and square == tuple(start):
-                if marker != "always":
-                    try:
-                        with open(marker, "x"):
-                            pass
-                    except FileExistsError:
-                        continue
+            if size == (n, m) and square == tuple(start) and _first_time(marker):
                 os.kill(os.getpid(), signal.SIGKILL)
+        for size, square, marker in self.stops:
+            if size == (n, m) and square == tuple(start) and _first_time(marker):
+                if hasattr(signal, "SIGSTOP"):
+                    os.kill(os.getpid(), signal.SIGSTOP)
+                else:
+                    time.sleep(86400)
+
+
+def _first_time(marker: str) -> bool:
+    """Whether a fault marked by file ``marker`` is to be injected now: the first time (the file is made), or
+    every time with marker ``always``."""
+    if marker == "always":
+        return True
+    try:
+        with open(marker, "x"):
+            return True
+    except FileExistsError:
+        return False

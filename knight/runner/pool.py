@@ -26,10 +26,18 @@ gone: :meth:`ProcessPool._orphans`. A worker killed
 at the very moment it takes a chunk off pebble's channel leaves the channel locked (pebble issue #163):
 pebble's workers give up on it after 60 s and the pool breaks; then a new pool takes over the chunks in
 flight (:class:`BrokenProcessPool`).
+
+A hung worker (stopped with SIGSTOP, or blocked for good) never dies, so pebble never reports it: the
+runner watches the task each worker is on (:class:`_Watch`). One whose worker has taken no CPU time for
+:func:`hung_after` seconds (at least a minute; more for a task expected to be long) has its worker killed
+(SIGKILL), and the task is retried as a dead worker's. CPU time, not the clock alone: a task far slower than
+expected that still computes (a frontier count of an hour, a census unit a thousand times its neighbours)
+is working, and no estimate of the runner's is good enough to kill it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import logging
@@ -40,7 +48,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -48,12 +56,22 @@ from typing import Any
 
 import pebble
 
-from knight.errors import KnightError
+from knight.errors import InvalidInput, KnightError
 from knight.runner.work import init_worker, run_task
 from knight.store.runs import alive
 from knight.tasks import FRONTIER, Task, TaskResult
 
-__all__ = ["MAX_ATTEMPTS", "IN_FLIGHT", "start_method", "chunk_size", "split", "ProcessPool", "WorkersLost"]
+__all__ = [
+    "MAX_ATTEMPTS",
+    "IN_FLIGHT",
+    "HUNG_VARIABLE",
+    "start_method",
+    "chunk_size",
+    "split",
+    "hung_after",
+    "ProcessPool",
+    "WorkersLost",
+]
 
 log = logging.getLogger("knight.runner.pool")
 
@@ -77,6 +95,15 @@ _MAX_BROKEN_POOLS = 3
 #: A pool's end waits for each thread's next look: at 0.1 s that cost a short run (a census of the 22 small
 #: boards) 50 ms of its 0.74 s; at 0.01 s the threads' wake-ups cost nothing measurable on a long sweep.
 POLL_SECONDS = 0.01
+#: The environment variable that sets the hung threshold's floor, in seconds (the tests lower it).
+HUNG_VARIABLE = "KNIGHT_HUNG_AFTER"
+#: Seconds without CPU time, at least, before a worker on a task is taken as hung: far above any pause of a
+#: working process (a loaded machine's scheduling, swapping, a kernel's first load), far below "for ever".
+HUNG_FLOOR = 60.0
+#: A task's worker may stay still this many times the task's expected time, when that is longer than the floor.
+HUNG_FACTOR = 20.0
+#: Seconds between two looks at the workers' CPU time.
+_HUNG_CHECK_SECONDS = 0.5
 
 
 def start_method() -> str:
@@ -198,6 +225,108 @@ def _run_chunk(slot: int, chunk: list[Task]) -> list[TaskResult]:
     return results
 
 
+def hung_floor() -> float:
+    """The hung threshold's floor: ``$KNIGHT_HUNG_AFTER`` seconds, or :data:`HUNG_FLOOR`; :class:`InvalidInput`
+    when it is not a number of seconds above 0."""
+    text = os.environ.get(HUNG_VARIABLE, "").strip()
+    if not text:
+        return HUNG_FLOOR
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):  # NaN fails too
+        raise InvalidInput(f"${HUNG_VARIABLE} must be a number of seconds above 0, got {text!r}")
+    return seconds
+
+
+def hung_after(expected: float | None, floor: float = HUNG_FLOOR) -> float:
+    """Seconds a worker may take no CPU time on a task expected to take ``expected`` seconds (None: not known
+    yet) before it is taken as hung: ``max(floor, HUNG_FACTOR × expected)``.
+
+    >>> hung_after(None), hung_after(0.01), hung_after(10.0)
+    (60.0, 60.0, 200.0)
+    """
+    return max(floor, HUNG_FACTOR * expected) if expected is not None else floor
+
+
+class _Watch:
+    """What the runner knows of the tasks its workers are on, to find a hung worker: when each chunk and each task
+    started (as first seen in its slot), the seconds per unit of work of the chunks finished so far (a task's
+    ``weights``: its estimated cost, as the progress display has it; 1 each by default), and when each worker's CPU
+    time last moved."""
+
+    def __init__(self, weights: Mapping[str, float] | None, floor: float) -> None:
+        self.weights = weights or {}
+        self.floor = floor
+        self.seconds = self.work = 0.0  # of the chunks finished
+        self.started: dict[int, float] = {}  # by slot: when its chunk was first seen running
+        self.task: dict[int, tuple[int, int, float]] = {}  # by slot: pid, position, and when first seen
+        self.cpu: dict[int, tuple[Any, float, float]] = {}  # by pid: the process, its CPU time, when it last moved
+        self.looked = 0.0
+        self.killed: dict[int, str] = {}  # by pid: why the worker was ended as hung
+
+    def weight(self, task: Task) -> float:
+        return self.weights.get(task.key, 1.0)
+
+    def expected(self, task: Task) -> float | None:
+        """Seconds ``task`` should take, at the pace of the chunks finished so far (None before one has)."""
+        return self.seconds / self.work * self.weight(task) if self.work else None
+
+    def see(self, sent: Mapping[Future[list[TaskResult]], _Sent], slots: _Slots, now: float) -> None:
+        """Note the chunks and tasks that have started since the last look."""
+        for item in sent.values():
+            pid, position = slots.read(item.slot)
+            if not pid:
+                continue
+            self.started.setdefault(item.slot, now)
+            seen = self.task.get(item.slot)
+            if seen is None or seen[:2] != (pid, position):
+                self.task[item.slot] = (pid, position, now)
+
+    def finished(self, item: _Sent, now: float, ran: bool) -> None:
+        """A chunk is no longer in flight: its time counts in the pace if it ``ran`` to the end."""
+        began = self.started.pop(item.slot, None)
+        self.task.pop(item.slot, None)
+        if began is not None and ran:
+            self.seconds += now - began
+            self.work += sum(self.weight(task) for task in item.chunk)
+
+    def hung(self, sent: Mapping[Future[list[TaskResult]], _Sent], now: float) -> None:
+        """End the worker of each task whose worker has taken no CPU time for its threshold (:func:`hung_after`)."""
+        if now - self.looked < _HUNG_CHECK_SECONDS:
+            return
+        self.looked = now
+        import psutil  # lazily, as store.runs does: only a pool's run looks
+
+        for item in sent.values():
+            if (seen := self.task.get(item.slot)) is None:
+                continue
+            pid, position, since = seen
+            if pid in self.killed or not 0 <= position < len(item.chunk):
+                continue
+            try:
+                process, cpu, moved = self.cpu.get(pid) or (psutil.Process(pid), -1.0, now)
+                times = process.cpu_times()
+            except psutil.Error:  # gone: a dead worker, pebble's (or _orphans') to report
+                continue
+            if times.user + times.system != cpu:
+                cpu, moved = times.user + times.system, now
+            self.cpu[pid] = (process, cpu, moved)
+            task = item.chunk[position]
+            expected = self.expected(task)
+            limit = hung_after(expected, self.floor)
+            still = now - max(moved, since)
+            if still < limit:
+                continue
+            pace = "not known yet" if expected is None else f"{expected:.3g} s"
+            why = f"hung (no CPU time for {still:.0f} s on one task, expected {pace})"
+            log.warning("task %s (%s): worker %d %s; killing it", task.key, task.describe(), pid, why)
+            self.killed[pid] = why
+            with contextlib.suppress(psutil.Error):  # gone meanwhile: dead all the same
+                process.kill()  # SIGKILL, even to a stopped process (TerminateProcess on Windows)
+
+
 class WorkersLost(KnightError):
     """The worker processes kept dying before they finished anything (see the log, with ``-v``)."""
 
@@ -236,19 +365,24 @@ class ProcessPool:
         tasks: list[Task],
         on_results: Callable[[list[TaskResult]], None],
         claim: Callable[[list[Task]], list[Task]] | None = None,
+        weights: Mapping[str, float] | None = None,
     ) -> None:
         """Run ``tasks``; call ``on_results`` with each finished chunk's results. Every task run
         ends with exactly one result (a tour, or a failure with its reason).
 
         With ``claim``, each chunk is passed through it just before it is sent to a worker, and
         only the tasks it returns are run (those another run has claimed are left to that run);
-        the workers are started only when there is a chunk for them.
+        the workers are started only when there is a chunk for them. ``weights``: each task's estimated cost
+        (1 where not given), for the time a task is expected to take, which sets how long its worker may
+        seem hung before it is ended (:func:`hung_after`).
         """
+        watch = _Watch(weights, hung_floor())
         queue: deque[list[Task]] = deque(split(tasks, self.workers))
         slots = _Slots(self.context, self.workers * IN_FLIGHT)
         sent: dict[Future[list[TaskResult]], _Sent] = {}
         self.crashes: Counter[str] = Counter()  # runs of each task lost with a dead worker
         self.dead: dict[int, int] = {}  # the exit status of each worker pebble reported dead, by pid
+        self.hung = watch.killed  # why each worker ended as hung was ended, by pid
         pool: pebble.ProcessPool | None = None
         broken = 0  # pools broken since a chunk last finished
 
@@ -269,6 +403,7 @@ class ProcessPool:
                     log.warning("the worker pool broke; starting another")
                     for future, item in sent.items():
                         future.cancel()
+                        watch.finished(item, time.monotonic(), ran=False)
                         queue.appendleft(item.chunk)
                         slots.free.append(item.slot)
                     sent.clear()
@@ -288,21 +423,26 @@ class ProcessPool:
                         continue
                     break
                 done, _ = wait(list(sent), timeout=_ORPHAN_CHECK_SECONDS, return_when=FIRST_COMPLETED)
+                now = time.monotonic()
+                watch.see(sent, slots, now)
                 for future in done or self._orphans(sent, slots):
                     item = sent.pop(future)
+                    watch.finished(item, now, ran=future.done() and not future.cancelled() and not future.exception())
                     if future.cancelled():  # an orphan (see _orphans)
-                        self._lost(item, slots, queue, on_results, _how(self.dead.get(slots.read(item.slot)[0])))
+                        pid = slots.read(item.slot)[0]
+                        self._lost(item, slots, queue, on_results, self._how(pid, self.dead.get(pid)))
                     elif (error := future.exception()) is None:
                         broken = 0
                         on_results(self._counted(item.chunk, future.result()))
                     elif isinstance(error, pebble.ProcessExpired):
                         self.dead[error.pid] = error.exitcode
-                        self._lost(item, slots, queue, on_results, _how(error.exitcode))
+                        self._lost(item, slots, queue, on_results, self._how(error.pid, error.exitcode))
                     elif isinstance(error, BrokenProcessPool):
                         queue.appendleft(item.chunk)  # the pool broke under it: run again, no task blamed
                     else:  # run_task itself raised (it turns the engine's errors into results)
                         self._lost(item, slots, queue, on_results, f"raised {type(error).__name__}: {error}")
                     slots.free.append(item.slot)
+                watch.hung(sent, now)
         except BaseException:
             if pool is not None:
                 _end(pool, stop=True)
@@ -322,6 +462,10 @@ class ProcessPool:
         for future in orphans:
             future.cancel()
         return orphans
+
+    def _how(self, pid: int, code: int | None) -> str:
+        """How worker ``pid`` ended: hung and ended by the runner, or :func:`_how` from its exit status."""
+        return f"was {self.hung[pid]}, ended" if pid in self.hung else _how(code)
 
     def _counted(self, chunk: list[Task], results: list[TaskResult]) -> list[TaskResult]:
         """``results`` with the runs lost with dead workers counted in their tasks' attempts."""

@@ -146,7 +146,8 @@ def run_jobs(
                 _run_here(batch, on_results, claim)
                 return
             if executor != "dask":
-                ProcessPool(workers, worker_setup).run(batch, on_results, claim)  # claimed chunk by chunk
+                weights = None if tracker is None else tracker.weights  # a census unit's cost: its expected time
+                ProcessPool(workers, worker_setup).run(batch, on_results, claim, weights)  # claimed chunk by chunk
                 return
             claimed = claim(batch)  # the cluster takes all its tasks at once
             if claimed:
