@@ -126,7 +126,8 @@ def test_a_killed_worker_loses_nothing_and_its_task_is_retried(tmp_path, job, re
     done = knight(["run", str(job), "--workers", "2", "-v"], store, faults=f"kill:6x6:2,3:{marker}")
     assert done.returncode == 0, done.stderr
     assert marker.exists()  # the worker really was killed
-    assert "killed by signal 9; retrying (attempt 2 of 3)" in done.stderr
+    # what the user gets: the results of a clean run, the task retried (its attempts, below); not the log's wording,
+    # which depends on which of the pool's paths saw the death first under the machine's load
     assert summary(store) == reference
     with sqlite3.connect(store) as db:
         attempts = dict(
