@@ -36,9 +36,39 @@ if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
     from knight.engine import Board
     from knight.engine.census import Census
     from knight.engine.theory import Verdict
-    from knight.store import CensusRecord
+    from knight.store import CensusRecord, FrontierRecord
 
 __all__ = ["census"]
+
+
+_Workers = Annotated[
+    int | None,
+    typer.Option(
+        help=(
+            "Worker processes (default: all cores; none under 30 squares, counted in this process); "
+            f"at most {WORKERS_PER_CORE} per core."
+        )
+    ),
+]
+_Method = Annotated[
+    str,
+    typer.Option(
+        help=(
+            "census: enumerate every tour (counts per start square, classes up to symmetry); frontier: "
+            "count them all at once by dynamic programming over the board's frontier (shorter side at most 7), "
+            "stored like a census (run again, the stored count is said)."
+        )
+    ),
+]
+_MaxStates = Annotated[
+    int | None,
+    typer.Option(
+        help="--method frontier: stop when the frontier holds more states (default 200,000,000: ~10 GB at most)."
+    ),
+]
+_Remove = Annotated[
+    list[str] | None, square_option("Take a square off the board (repeatable: --remove 0,0 --remove h1)")
+]
 
 
 @app.command(
@@ -54,35 +84,11 @@ def census(
     m: Annotated[int | None, typer.Argument(help="Columns of the board (default: N, a square board).")] = None,
     start: Annotated[str | None, square_option("Count only the tours from this square")] = None,
     closed: Annotated[bool, typer.Option("--closed", help="Count closed tours instead of open ones.")] = False,
-    remove: Annotated[
-        list[str] | None, square_option("Take a square off the board (repeatable: --remove 0,0 --remove h1)")
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            help=(
-                "Worker processes (default: all cores; none under 30 squares, counted in this process); "
-                f"at most {WORKERS_PER_CORE} per core."
-            )
-        ),
-    ] = None,
+    remove: _Remove = None,
+    workers: _Workers = None,
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
-    method: Annotated[
-        str,
-        typer.Option(
-            help=(
-                "census: enumerate every tour (counts per start square, classes up to symmetry); frontier: "
-                "count them all at once by dynamic programming over the board's frontier (shorter side at most 7), "
-                "stored like a census (run again, the stored count is said)."
-            )
-        ),
-    ] = "census",
-    max_states: Annotated[
-        int | None,
-        typer.Option(
-            help="--method frontier: stop when the frontier holds more states (default 200,000,000: ~10 GB at most)."
-        ),
-    ] = None,
+    method: _Method = "census",
+    max_states: _MaxStates = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
@@ -100,9 +106,6 @@ def census(
     --method frontier, a count past --max-states too), 130 when interrupted.
     """
     from knight.engine import Board
-    from knight.engine.census import CensusSpec
-    from knight.engine.theory import closed_tour_verdict, open_tour_verdict
-    from knight.store import Store
 
     board = Board(n, n if m is None else m)
     removed = parse_squares(remove, "--remove", board.n, board.m)
@@ -111,72 +114,97 @@ def census(
         raise InvalidInput("--depth needs --method census: the frontier method counts every tour at once, in no units")
     if method == "census" and max_states is not None:
         raise InvalidInput("--max-states needs --method frontier: the census holds no frontier states")
+    options = _RunOptions(store, workers, executor, scheduler, verbose, as_json, quiet)
     if method != "census":
-        options = _RunOptions(store, workers, executor, scheduler, verbose, as_json, quiet)
         return _frontier(board, closed, removed, method, start, max_states, options)
-    check_run_options(workers, executor, scheduler)
+    return _census(board, closed, removed, square, depth, options)
+
+
+def _census(
+    board: Board, closed: bool, removed: list, square: tuple[int, int] | None, depth: int, options: _RunOptions
+) -> int:
+    """`--method census`: what theory says, then the units run through the sweep runner into the store (those
+    already there not run again), then the census printed, or what is missing when a unit failed."""
+    from knight.engine.census import CensusSpec
+    from knight.engine.theory import closed_tour_verdict, open_tour_verdict
+    from knight.runner.jobs import census_job
+    from knight.store import Store
+
+    check_run_options(options.workers, options.executor, options.scheduler)
     spec = CensusSpec(
         board.n, board.m, closed, tuple(sorted(set(removed))), None if square is None else (square,), depth
     )
-    from knight.runner.jobs import census_job
-
     job = census_job(spec)  # lists the units, so checks the request
     verdict = closed_tour_verdict(board, removed) if closed else open_tour_verdict(board, square, removed)
     if verdict.exists is False:
-        return _print(board, closed, removed, square, verdict, None, None, None, as_json)
-    path = store_path(store)
+        return _print(board, closed, removed, square, verdict, None, None, None, options.as_json)
+    path = store_path(options.store)
+    workers = options.workers
     summary = run_in_store(  # a small census (under 30 squares) is counted in this process, without a pool
         [job],
         path,
         workers=None if workers is None else min(workers, len(job.tasks())),
-        executor=executor,
-        scheduler=scheduler,
-        verbose=verbose,
+        executor=options.executor,
+        scheduler=options.scheduler,
+        verbose=options.verbose,
         again="knight census (same arguments)",
-        quiet=quiet,
+        quiet=options.quiet,
     )
     with Store(path) as results:
         (stored,) = results.censuses(job.name)
         failures = results.failures(job.name)
     if stored.census is None:
-        if as_json:  # one document whatever the outcome: the same keys, the counts unknown (null)
-            document = _as_dict(board, closed, removed, square, verdict, None, None, None)
-            document.update(
-                {
-                    "counts": None,
-                    "total": None,
-                    "undirected": None,
-                    "cycles": None,
-                    "cycles_up_to_symmetry": None,
-                    "nodes": None,
-                    "searched": True,
-                    "units": stored.units_total,
-                    "units_done": stored.units_done,
-                    "units_failed": stored.units_failed,
-                    "failures": [
-                        f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures
-                    ],
-                }
-            )
-            print_json(document)
-        typer.echo(
-            f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
-            f"{stored.units_failed} failed; run it again to retry them",
-            err=True,
-        )
-        for _, what, attempts, reason in failures:
-            typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
-        return EXIT_SOME_FAILED
-    symmetric = stored.symmetric  # listed by the run when the closed census completed
+        return _incomplete(board, closed, removed, square, verdict, stored, failures, options.as_json)
     run: CensusRun = {
         "store": str(path),
         "units_run": summary.ran,
         "units_stored": summary.already_done,
         "processes": summary.workers,
-        "executor": executor,
+        "executor": options.executor,
         "seconds": round(summary.seconds, 4),
     }
-    return _print(board, closed, removed, square, verdict, stored, symmetric, run, as_json)
+    # stored.symmetric: listed by the run when the closed census completed
+    return _print(board, closed, removed, square, verdict, stored, stored.symmetric, run, options.as_json)
+
+
+def _incomplete(
+    board: Board,
+    closed: bool,
+    removed: list,
+    square: tuple[int, int] | None,
+    verdict: Verdict,
+    stored: CensusRecord,
+    failures: list[tuple[str, str, int, str]],
+    as_json: bool,
+) -> int:
+    """A census some of whose units failed: what was counted and what failed, on stderr (and as the JSON document
+    with the counts unknown); exit status 1."""
+    if as_json:  # one document whatever the outcome: the same keys, the counts unknown (null)
+        document = _as_dict(board, closed, removed, square, verdict, None, None, None)
+        document.update(
+            {
+                "counts": None,
+                "total": None,
+                "undirected": None,
+                "cycles": None,
+                "cycles_up_to_symmetry": None,
+                "nodes": None,
+                "searched": True,
+                "units": stored.units_total,
+                "units_done": stored.units_done,
+                "units_failed": stored.units_failed,
+                "failures": [f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures],
+            }
+        )
+        print_json(document)
+    typer.echo(
+        f"knight: the census is incomplete: {stored.units_done} of {stored.units_total} units counted, "
+        f"{stored.units_failed} failed; run it again to retry them",
+        err=True,
+    )
+    for _, what, attempts, reason in failures:
+        typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
+    return EXIT_SOME_FAILED
 
 
 def _frontier(
@@ -231,8 +259,14 @@ def _frontier(
             typer.echo(f"knight: failed: {what} after {attempts} attempt(s): {reason}", err=True)
         return EXIT_SOME_FAILED
     (count,) = found
-    counted_now = summary.ran > 0
-    if options.as_json:
+    return _print_frontier(board, closed, count, summary.ran > 0, path, options.as_json)
+
+
+def _print_frontier(
+    board: Board, closed: bool, count: FrontierRecord, counted_now: bool, path: Path, as_json: bool
+) -> int:
+    """A frontier count, as the JSON document or in two lines."""
+    if as_json:
         print_json(
             {
                 "board": [board.n, board.m],

@@ -24,6 +24,7 @@ __all__ = [
     "WorkersOption",
     "WORKERS_PER_CORE",
     "VerboseOption",
+    "ForceOption",
     "run",
     "check_run_options",
     "run_in_store",
@@ -74,6 +75,9 @@ WorkersOption = Annotated[
     ),
 ]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Log every task (debug).")]
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Run a job of more than 10,000,000 tasks (refused otherwise).")
+]
 
 
 def _jobs_argument() -> Any:
@@ -111,9 +115,7 @@ def run(
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
     verbose: VerboseOption = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Run a job of more than 10,000,000 tasks (refused otherwise).")
-    ] = False,
+    force: ForceOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> int:

@@ -12,7 +12,7 @@ import ipaddress
 import logging
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from knight.engine import InvalidInput
 from knight.errors import MissingExtra
+from knight.runner.executors import Claim
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
 from knight.tasks import Task, TaskResult
@@ -119,7 +120,7 @@ class DaskExecutor:
     """Runs chunks of tasks on the cluster whose scheduler is at ``address`` (``tcp://HOST:PORT``),
     or, with no address, on a local cluster of ``workers`` processes started for the run.
 
-    Dask retries a chunk whose worker died (``retries``); a chunk that still fails is recorded as
+    An :class:`~knight.runner.executors.Executor`. Dask retries a chunk whose worker died (``retries``); a chunk that still fails is recorded as
     failed, task by task, with the cluster's reason. A scheduler lost mid-run stops the run
     (:class:`InvalidInput`, one line): the chunks it had not returned are left for the next run.
     """
@@ -131,9 +132,19 @@ class DaskExecutor:
         self.workers = workers
         self.max_attempts = max_attempts
         self.timeout = connect_timeout() if timeout is None else timeout
+        self.lost = False  # the scheduler was lost mid-run
 
-    def run(self, tasks: list[Task], on_results: Callable[[list[TaskResult]], None]) -> None:
-        """Run ``tasks`` on the cluster; call ``on_results`` with each finished chunk's results."""
+    def prepare(self, tasks: list[Task]) -> None:
+        """Nothing to prepare here: the cluster's workers load the kernels themselves."""
+
+    def results(
+        self, tasks: list[Task], claim: Claim, weights: Mapping[str, float] | None = None
+    ) -> Generator[list[TaskResult]]:
+        """Claim ``tasks`` all at once (the cluster takes them together), run those granted on the cluster, and
+        yield each chunk's results as it finishes (``weights`` are not used: Dask watches its own workers)."""
+        claimed = claim(tasks)
+        if not claimed:
+            return
         try:
             from distributed import Client, LocalCluster, as_completed
         except ModuleNotFoundError as error:
@@ -144,35 +155,39 @@ class DaskExecutor:
         else:
             cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, dashboard_address=None)
             client = Client(cluster)
-        lost = False
+        self.lost = False
         try:
-            size = chunk_size(len(tasks), max(1, sum(client.nthreads().values())))
-            chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+            size = chunk_size(len(claimed), max(1, sum(client.nthreads().values())))
+            chunks = [claimed[i : i + size] for i in range(0, len(claimed), size)]
             futures = client.map(run_chunk, chunks, pure=False, retries=self.max_attempts - 1)
             chunk_of = {future.key: chunk for future, chunk in zip(futures, chunks)}
-            log.info("sent %d tasks in %d chunks to %s", len(tasks), len(chunks), client.scheduler.address)
+            log.info("sent %d tasks in %d chunks to %s", len(claimed), len(chunks), client.scheduler.address)
             for future in as_completed(futures, loop=client.loop):
-                try:
-                    results = future.result()
-                except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: recorded, not lost
-                    if self.address and _scheduler_lost(error, client):
-                        lost = True
-                        raise InvalidInput(
-                            f"lost the Dask scheduler at {self.address} mid-run ({type(error).__name__}); "
-                            "what finished is stored: run again to do the rest"
-                        ) from None
-                    reason = f"dask: {type(error).__name__}: {error}"
-                    log.error("chunk of %d tasks failed: %s", len(chunk_of[future.key]), reason)
-                    results = [
-                        TaskResult(t.key, t.n, t.m, t.method, ok=False, error=reason, attempts=self.max_attempts)
-                        for t in chunk_of[future.key]
-                    ]
-                on_results(results)
+                yield self._chunk_results(future, chunk_of[future.key], client)
         finally:
-            with _silenced(lost):  # a lost scheduler: the client's reconnection attempts log a traceback each
+            with _silenced(self.lost):  # a lost scheduler: the client's reconnection attempts log a traceback each
                 client.close(timeout=self.timeout)
                 if cluster is not None:
                     cluster.close()
+
+    def _chunk_results(self, future: Any, chunk: list[Task], client: Any) -> list[TaskResult]:
+        """A finished chunk's results, or each of its tasks failed with the cluster's reason; :class:`InvalidInput`
+        when the scheduler is lost."""
+        try:
+            results: list[TaskResult] = future.result()
+        except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: recorded, not lost
+            if self.address and _scheduler_lost(error, client):
+                self.lost = True
+                raise InvalidInput(
+                    f"lost the Dask scheduler at {self.address} mid-run ({type(error).__name__}); "
+                    "what finished is stored: run again to do the rest"
+                ) from None
+            reason = f"dask: {type(error).__name__}: {error}"
+            log.error("chunk of %d tasks failed: %s", len(chunk), reason)
+            results = [
+                TaskResult(t.key, t.n, t.m, t.method, ok=False, error=reason, attempts=self.max_attempts) for t in chunk
+            ]
+        return results
 
     def _connect(self, client_type: Any) -> Any:
         """A client of the scheduler at :attr:`address`, after its first reply came within :attr:`timeout`."""

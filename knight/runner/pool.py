@@ -40,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import gc
 import logging
 import multiprocessing
 import os
@@ -48,7 +49,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -57,7 +58,7 @@ from typing import Any
 import pebble
 
 from knight.errors import InvalidInput, KnightError
-from knight.runner.work import init_worker, run_task
+from knight.runner.work import init_worker, run_task, warm_up
 from knight.store.runs import alive
 from knight.tasks import FRONTIER, Task, TaskResult
 
@@ -341,7 +342,8 @@ class _Sent:
 
 
 class ProcessPool:
-    """``workers`` processes that run chunks of tasks and hand each chunk's results to ``on_results``."""
+    """``workers`` processes that run chunks of tasks and yield each chunk's results as it finishes: an
+    :class:`~knight.runner.executors.Executor`."""
 
     def __init__(
         self, workers: int, worker_setup: Callable[[], None] | None = None, max_attempts: int = MAX_ATTEMPTS
@@ -360,6 +362,14 @@ class ProcessPool:
             context=self.context,
         )
 
+    def prepare(self, tasks: list[Task]) -> None:
+        """Before the first chunk: each method's kernels compiled here once, inherited by the forked workers; the
+        objects numba leaves behind (hundreds of thousands) kept out of the collector's walks for the run (here,
+        while results are stored, and in each forked worker), as Python's docs advise before forking. The run's
+        session gives them back to the collector when it ends (``gc.unfreeze``)."""
+        warm_up({task.method for task in tasks})
+        gc.freeze()
+
     def run(
         self,
         tasks: list[Task],
@@ -367,88 +377,119 @@ class ProcessPool:
         claim: Callable[[list[Task]], list[Task]] | None = None,
         weights: Mapping[str, float] | None = None,
     ) -> None:
-        """Run ``tasks``; call ``on_results`` with each finished chunk's results. Every task run
-        ends with exactly one result (a tour, or a failure with its reason).
+        """Run ``tasks``; call ``on_results`` with each finished chunk's results (:meth:`results`)."""
+        with contextlib.closing(self.results(tasks, claim, weights)) as finished:
+            for results in finished:
+                on_results(results)
+
+    def results(
+        self,
+        tasks: list[Task],
+        claim: Callable[[list[Task]], list[Task]] | None = None,
+        weights: Mapping[str, float] | None = None,
+    ) -> Generator[list[TaskResult]]:
+        """Run ``tasks``; yield each finished chunk's results. Every task run ends with exactly one result (a
+        tour, or a failure with its reason: a task whose worker died, or hung and was ended, is retried up to
+        :attr:`max_attempts` runs, then failed naming how its worker ended).
 
         With ``claim``, each chunk is passed through it just before it is sent to a worker, and
         only the tasks it returns are run (those another run has claimed are left to that run);
         the workers are started only when there is a chunk for them. ``weights``: each task's estimated cost
         (1 where not given), for the time a task is expected to take, which sets how long its worker may
-        seem hung before it is ended (:func:`hung_after`).
+        seem hung before it is ended (:func:`hung_after`). Closed early (the caller stopped), the workers are
+        stopped at once.
         """
-        watch = _Watch(weights, hung_floor())
-        queue: deque[list[Task]] = deque(split(tasks, self.workers))
-        slots = _Slots(self.context, self.workers * IN_FLIGHT)
-        sent: dict[Future[list[TaskResult]], _Sent] = {}
+        self.watch = _Watch(weights, hung_floor())
+        self.queue: deque[list[Task]] = deque(split(tasks, self.workers))
+        self.slots = _Slots(self.context, self.workers * IN_FLIGHT)
+        self.sent: dict[Future[list[TaskResult]], _Sent] = {}
         self.crashes: Counter[str] = Counter()  # runs of each task lost with a dead worker
         self.dead: dict[int, int] = {}  # the exit status of each worker pebble reported dead, by pid
-        self.hung = watch.killed  # why each worker ended as hung was ended, by pid
-        pool: pebble.ProcessPool | None = None
-        broken = 0  # pools broken since a chunk last finished
-
-        def next_chunk() -> list[Task]:
-            while queue:
-                chunk = queue.popleft()
-                chunk = claim(chunk) if claim is not None else chunk
-                if chunk:
-                    return chunk
-            return []
-
+        self.hung = self.watch.killed  # why each worker ended as hung was ended, by pid
+        self.claim = claim
+        self.pool: pebble.ProcessPool | None = None
+        self.broken = 0  # pools broken since a chunk last finished
         try:
             while True:
-                if pool is not None and not pool.active:  # broken: a new pool takes its chunks
-                    broken += 1
-                    if broken > _MAX_BROKEN_POOLS:
-                        raise WorkersLost(f"the worker pool broke {broken} times in a row, running nothing")
-                    log.warning("the worker pool broke; starting another")
-                    for future, item in sent.items():
-                        future.cancel()
-                        watch.finished(item, time.monotonic(), ran=False)
-                        queue.appendleft(item.chunk)
-                        slots.free.append(item.slot)
-                    sent.clear()
-                    _end(pool, stop=True)
-                    pool = None
-                while len(sent) < self.workers * IN_FLIGHT and (chunk := next_chunk()):
-                    pool = pool or self._start_workers(slots)
-                    slot = slots.take()
-                    try:
-                        sent[pool.schedule(_run_chunk, (slot, chunk))] = _Sent(chunk, slot)
-                    except RuntimeError:  # the pool has just broken
-                        queue.appendleft(chunk)
-                        slots.free.append(slot)
-                        break
-                if not sent:
-                    if queue:
+                if self.pool is not None and not self.pool.active:  # broken: a new pool takes its chunks
+                    self._replace_broken_pool()
+                self._send()
+                if not self.sent:
+                    if self.queue:
                         continue
                     break
-                done, _ = wait(list(sent), timeout=_ORPHAN_CHECK_SECONDS, return_when=FIRST_COMPLETED)
-                now = time.monotonic()
-                watch.see(sent, slots, now)
-                for future in done or self._orphans(sent, slots):
-                    item = sent.pop(future)
-                    watch.finished(item, now, ran=future.done() and not future.cancelled() and not future.exception())
-                    if future.cancelled():  # an orphan (see _orphans)
-                        pid = slots.read(item.slot)[0]
-                        self._lost(item, slots, queue, on_results, self._how(pid, self.dead.get(pid)))
-                    elif (error := future.exception()) is None:
-                        broken = 0
-                        on_results(self._counted(item.chunk, future.result()))
-                    elif isinstance(error, pebble.ProcessExpired):
-                        self.dead[error.pid] = error.exitcode
-                        self._lost(item, slots, queue, on_results, self._how(error.pid, error.exitcode))
-                    elif isinstance(error, BrokenProcessPool):
-                        queue.appendleft(item.chunk)  # the pool broke under it: run again, no task blamed
-                    else:  # run_task itself raised (it turns the engine's errors into results)
-                        self._lost(item, slots, queue, on_results, f"raised {type(error).__name__}: {error}")
-                    slots.free.append(item.slot)
-                watch.hung(sent, now)
-        except BaseException:
-            if pool is not None:
-                _end(pool, stop=True)
+                yield from self._collect()
+        except BaseException:  # GeneratorExit too: the caller stopped
+            if self.pool is not None:
+                _end(self.pool, stop=True)
             raise
-        if pool is not None:
-            _end(pool, stop=False)
+        if self.pool is not None:
+            _end(self.pool, stop=False)
+
+    def _next_chunk(self) -> list[Task]:
+        """The next chunk of the queue that has a task left once claimed; empty when the queue is."""
+        while self.queue:
+            chunk = self.queue.popleft()
+            chunk = self.claim(chunk) if self.claim is not None else chunk
+            if chunk:
+                return chunk
+        return []
+
+    def _replace_broken_pool(self) -> None:
+        """The pool broke: its chunks in flight go back to the queue, for a new pool; :class:`WorkersLost` once
+        pools have broken :data:`_MAX_BROKEN_POOLS` times in a row."""
+        assert self.pool is not None
+        self.broken += 1
+        if self.broken > _MAX_BROKEN_POOLS:
+            raise WorkersLost(f"the worker pool broke {self.broken} times in a row, running nothing")
+        log.warning("the worker pool broke; starting another")
+        for future, item in self.sent.items():
+            future.cancel()
+            self.watch.finished(item, time.monotonic(), ran=False)
+            self.queue.appendleft(item.chunk)
+            self.slots.free.append(item.slot)
+        self.sent.clear()
+        _end(self.pool, stop=True)
+        self.pool = None
+
+    def _send(self) -> None:
+        """Send chunks, each claimed just before, until :data:`IN_FLIGHT` per worker are in flight (the workers
+        started with the first)."""
+        while len(self.sent) < self.workers * IN_FLIGHT and (chunk := self._next_chunk()):
+            self.pool = self.pool or self._start_workers(self.slots)
+            slot = self.slots.take()
+            try:
+                self.sent[self.pool.schedule(_run_chunk, (slot, chunk))] = _Sent(chunk, slot)
+            except RuntimeError:  # the pool has just broken
+                self.queue.appendleft(chunk)
+                self.slots.free.append(slot)
+                break
+
+    def _collect(self) -> Iterator[list[TaskResult]]:
+        """Wait a moment for chunks to finish; yield their results (a lost task's failure among them), requeue
+        what a dead worker left, and end the workers that hang."""
+        sent, slots = self.sent, self.slots
+        done, _ = wait(list(sent), timeout=_ORPHAN_CHECK_SECONDS, return_when=FIRST_COMPLETED)
+        now = time.monotonic()
+        self.watch.see(sent, slots, now)
+        for future in done or self._orphans(sent, slots):
+            item = sent.pop(future)
+            self.watch.finished(item, now, ran=future.done() and not future.cancelled() and not future.exception())
+            if future.cancelled():  # an orphan (see _orphans)
+                pid = slots.read(item.slot)[0]
+                yield from self._lost(item, self._how(pid, self.dead.get(pid)))
+            elif (error := future.exception()) is None:
+                self.broken = 0
+                yield self._counted(item.chunk, future.result())
+            elif isinstance(error, pebble.ProcessExpired):
+                self.dead[error.pid] = error.exitcode
+                yield from self._lost(item, self._how(error.pid, error.exitcode))
+            elif isinstance(error, BrokenProcessPool):
+                self.queue.appendleft(item.chunk)  # the pool broke under it: run again, no task blamed
+            else:  # run_task itself raised (it turns the engine's errors into results)
+                yield from self._lost(item, f"raised {type(error).__name__}: {error}")
+            slots.free.append(item.slot)
+        self.watch.hung(sent, now)
 
     def _orphans(self, sent: dict[Future[list[TaskResult]], _Sent], slots: _Slots) -> list[Future[list[TaskResult]]]:
         """Chunks that pebble still holds as running on a worker that is gone (whether pebble reported its death
@@ -475,33 +516,26 @@ class ProcessPool:
             replace(r, attempts=self.crashes[t.key] + 1) if t.key in self.crashes else r for r, t in zip(results, chunk)
         ]
 
-    def _lost(
-        self,
-        item: _Sent,
-        slots: _Slots,
-        queue: deque[list[Task]],
-        on_results: Callable[[list[TaskResult]], None],
-        how: str,
-    ) -> None:
-        """A chunk's worker died (or ``how`` says what else happened): retry or fail the task it was running,
-        requeue the rest."""
-        pid, position = slots.read(item.slot)
+    def _lost(self, item: _Sent, how: str) -> Iterator[list[TaskResult]]:
+        """A chunk's worker died (or ``how`` says what else happened): retry the task it was running, or yield its
+        failure, naming how the worker ended; requeue the rest."""
+        pid, position = self.slots.read(item.slot)
         chunk = item.chunk
         if not 0 <= position < len(chunk):  # not started, or all run and the results lost with the worker
-            queue.appendleft(chunk)
+            self.queue.appendleft(chunk)
             return
         lost = chunk[position]
         self.crashes[lost.key] += 1
         attempts = self.crashes[lost.key]
         rest = chunk[:position] + chunk[position + 1 :]  # results of the tasks before it were lost too
         if rest:
-            queue.appendleft(rest)
+            self.queue.appendleft(rest)
         if attempts >= self.max_attempts:
             log.error(
                 "task %s (%s): worker %d %s; failed after %d attempts", lost.key, lost.describe(), pid, how, attempts
             )
             error = f"worker {how} while running it, {attempts} times"
-            on_results([TaskResult(lost.key, lost.n, lost.m, lost.method, ok=False, attempts=attempts, error=error)])
+            yield [TaskResult(lost.key, lost.n, lost.m, lost.method, ok=False, attempts=attempts, error=error)]
         else:
             log.warning(
                 "task %s (%s): worker %d %s; retrying (attempt %d of %d)",
@@ -512,7 +546,7 @@ class ProcessPool:
                 attempts + 1,
                 self.max_attempts,
             )
-            queue.appendleft([lost])
+            self.queue.appendleft([lost])
 
 
 def _how(code: int | None) -> str:

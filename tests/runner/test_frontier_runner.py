@@ -159,12 +159,12 @@ def test_a_frontier_count_is_run_first_and_alone() -> None:
     """A frontier count takes seconds to an hour on a board of a few dozen squares: it is run before the tours of
     larger boards, and in a chunk of its own, so that no task waits behind it on its worker."""
     from knight.runner.pool import split
-    from knight.runner.sweep import _biggest_first
+    from knight.runner.sweep import biggest_first
     from knight.tasks import Task
 
     tours = [Task("warnsdorff", (("tie", "first"),), 8, 8, (0, col)) for col in range(8)] * 4
     counts = [FrontierParams(closed).task(6, 6) for closed in (False, True)]
-    ordered = _biggest_first([*tours[:3], *counts, *tours[3:]])
+    ordered = biggest_first([*tours[:3], *counts, *tours[3:]])
     assert ordered[:2] == counts
     chunks = split(ordered, 2)
     assert chunks[:2] == [[counts[0]], [counts[1]]] and len(chunks[2]) > 1
