@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from knight.cli import app, fail
-from knight.cli.assignment import BoardOption, ClosedOption, CourseOption, StartOption, exercise
+from knight.cli.assignment import BoardOption, ClosedOption, CourseOption, Exercise, StartOption, exercise
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, info, print_json
+
+if TYPE_CHECKING:  # imported where used: `knight --help` loads no grading
+    from knight.grading.files import Entry
+    from knight.grading.gradebook import Batch, Row
+
+    Rubric = dict[str, float | bool]
 
 __all__ = ["EXIT_ALL_READ", "EXIT_SOME_UNREADABLE", "grade"]
 
@@ -53,8 +59,22 @@ def grade(
     the students' grades, unless --force; a bad --board, --start or rubric) or a disk that cannot be written (full,
     read-only), said in one line; 130 interrupted (the gradebook keeps the rows done).
     """
-    from knight.grading.files import display_name, entries
-    from knight.grading.gradebook import grade_directory, interrupted_note, load_rubric
+    from knight.grading.gradebook import load_rubric
+
+    source, target = _folders(directory, out, force)
+    assigned = exercise(board, start, closed, course)
+    scores = load_rubric(rubric)
+    listing = _listing(source, target, quiet)
+    batch = _grade_with_progress(source, target, listing, assigned, scores, pdf, quiet)
+    read = [row for row in batch.rows if not row.skipped]
+    status = EXIT_SOME_UNREADABLE if batch.unreadable or batch.skipped else EXIT_ALL_READ
+    _say(source, target, batch, read, as_json)
+    return status
+
+
+def _folders(directory: str, out: str, force: bool) -> tuple[Path, Path]:
+    """The submissions' folder and OUT, each refused in one line when unusable."""
+    from knight.grading.files import display_name
 
     if not out.strip():
         fail("--out is empty; give the folder to write the gradebook and the feedback pages to")
@@ -68,20 +88,35 @@ def grade(
         from knight.cli.site import refuse_published_by_accident
 
         refuse_published_by_accident(target, "the students' grades")
-    assigned = exercise(board, start, closed, course)
-    scores = load_rubric(rubric)
+    return source, target
+
+
+def _listing(source: Path, target: Path, quiet: bool) -> list[Entry]:
+    """The folder's entries (OUT left out), each one skipped said on stderr."""
+    from knight.grading.files import display_name, entries
+
     try:
         listing = entries(source, exclude=target)
     except OSError as error:
         fail(
-            f"cannot read the directory {display_name(directory)}: {(error.strerror or str(error)).lower()}; "
+            f"cannot read the directory {display_name(str(source))}: {(error.strerror or str(error)).lower()}; "
             "check its permissions"
         )
     for entry in listing:
         if entry.skipped:
             info(quiet, f"skipped {entry.name}: {entry.skipped}")
+    return listing
+
+
+def _grade_with_progress(
+    source: Path, target: Path, listing: list[Entry], assigned: Exercise, scores: Rubric, pdf: bool, quiet: bool
+) -> Batch:
+    """The class graded with a progress bar on a terminal; Ctrl-C says how far the gradebook got."""
     from rich.console import Console
     from rich.progress import Progress
+
+    from knight.grading.files import display_name
+    from knight.grading.gradebook import grade_directory, interrupted_note
 
     console = Console(stderr=True)  # progress on stderr, on a terminal only (a log file gets no bar)
     done: list[object] = []
@@ -93,7 +128,7 @@ def grade(
     with Progress(console=console, disable=quiet or not console.is_terminal) as bar:
         grading = bar.add_task("grading", total=len(listing))
         try:
-            batch = grade_directory(
+            return grade_directory(
                 source,
                 target,
                 board=assigned.board,
@@ -110,11 +145,15 @@ def grade(
                 err=True,
             )
             raise
-    read = [row for row in batch.rows if not row.skipped]
+
+
+def _say(source: Path, target: Path, batch: Batch, read: list[Row], as_json: bool) -> None:
+    """What was graded: one JSON document, or one line."""
+    from knight.grading.files import display_name
+
     full = sum(row.result is not None and row.result.verdict == "full" for row in read)
     copied = sum(row.copied_count > 0 for row in read)
     review = sum(bool(row.review()) for row in read)
-    status = EXIT_SOME_UNREADABLE if batch.unreadable or batch.skipped else EXIT_ALL_READ
     if as_json:
         print_json(
             {
@@ -129,11 +168,10 @@ def grade(
                 "skipped": list(batch.skipped),
             }
         )
-        return status
+        return
     typer.echo(
         f"{len(read)} submissions: {full} full tour{'' if full == 1 else 's'}, {batch.unreadable} unreadable, "
         f"{copied} flagged as copied, {review} to review, {len(batch.skipped)} other entries skipped; wrote "
         f"{display_name(str(target / 'gradebook.csv'))} "
         f"and {len(read)} feedback pages"
     )
-    return status
