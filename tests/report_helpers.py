@@ -79,3 +79,18 @@ time_zone = "Europe/Berlin"
 key_public_from = 2030-03-04
 """
 DAY_BEFORE, DAY = "2030-03-03", "2030-03-04"
+
+
+def canonical(squares: list[tuple[int, int]], n: int) -> tuple:
+    """A tour's least image under reversal and the 8 symmetries of the n x n board (for counting)."""
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - c, r),
+    ]
+    return min(tuple(f(r, c) for r, c in seq) for f in maps for seq in (squares, squares[::-1]))

@@ -13,6 +13,7 @@ import html
 import re
 
 import pytest
+from report_helpers import canonical
 
 from knight.engine import Board, Tour
 from knight.engine.backtrack import backtrack_tour
@@ -53,20 +54,6 @@ def walk(n: int, start: tuple[int, int], order: list[tuple[int, int]]) -> list[t
         path.append(best)
         seen.add(best)
     return path
-
-
-def canonical(path: list[tuple[int, int]], n: int) -> tuple:
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (n - 1 - r, c),
-        lambda r, c: (r, n - 1 - c),
-        lambda r, c: (n - 1 - r, n - 1 - c),
-        lambda r, c: (c, r),
-        lambda r, c: (n - 1 - c, n - 1 - r),
-        lambda r, c: (c, n - 1 - r),
-        lambda r, c: (n - 1 - c, r),
-    ]
-    return min(tuple(f(r, c) for r, c in seq) for f in maps for seq in (path, path[::-1]))
 
 
 def is_move(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from report_helpers import SMALL_JOB
+from report_helpers import SMALL_JOB, canonical
 from runner_helpers import knight, write_job
 
 from knight.engine import Board, find_tour
@@ -28,21 +28,6 @@ def pdf_text(path: Path) -> str:
 
 def all_starts(n: int) -> list[tuple[int, int]]:
     return [(r, c) for r in range(n) for c in range(n)]
-
-
-def canonical(squares: list[tuple[int, int]], n: int) -> tuple:
-    """A tour's least image under reversal and the 8 symmetries of the n x n board (for counting)."""
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (n - 1 - r, c),
-        lambda r, c: (r, n - 1 - c),
-        lambda r, c: (n - 1 - r, n - 1 - c),
-        lambda r, c: (c, r),
-        lambda r, c: (n - 1 - c, n - 1 - r),
-        lambda r, c: (c, n - 1 - r),
-        lambda r, c: (n - 1 - c, r),
-    ]
-    return min(tuple(f(r, c) for r, c in seq) for f in maps for seq in (squares, squares[::-1]))
 
 
 @pytest.fixture(scope="module")
