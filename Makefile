@@ -100,10 +100,11 @@ docs: $(DEV_STAMP)
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 
 # The suite runs on every core (pytest-xdist), a test file to a worker (its module fixtures made once):
-# TEST_WORKERS=0 runs it in this process alone.
+# TEST_WORKERS=0 runs it in this process alone. FULL=1: the README's and docs/install.md's walks run their `make
+# test` too (KNIGHT_DOCS_SLOW=1, tests/doc_commands.py): the suite again, inside a fresh clone, some minutes more.
 TEST_WORKERS ?= auto
 test: $(DEV_STAMP) system-libraries kernels browser lint docs
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(if $(FULL),KNIGHT_DOCS_SLOW=1 )$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The suite as a clone without the kernels compiled ahead of time runs it (KNIGHT_AOT=0: numba's JIT and plain
 # Python run them; tests/test_kernels_aot.py still builds the module for its own tests and puts it away after), in a

@@ -1,9 +1,11 @@
 """The README, followed by a newcomer (issue 38, item 2): every command of its shell blocks, in order, in a fresh
 clone, works (exit status 0, or the one its comment gives), with nothing known beforehand: `knight` is not on
 the PATH until the README's own `. .venv/bin/activate`. The clone uses this checkout's `.venv` (making one takes
-minutes and the network); the commands marked as needing the network are skipped; `make report`, `make test`,
-`make docs` and `knight site` (minutes) run as `make -n` (make knows the target and what it would run) unless
-KNIGHT_DOCS_SLOW=1. The walk's transcript is printed (`pytest -s`)."""
+minutes and the network); the commands marked as needing the network are skipped. Everything else runs as
+written (`make report`: every shipped sweep into the clone's empty store, ~20 s; `make docs`; `knight site`),
+but `make test`, which is the suite this test is part of: it runs as `make -n test` (make knows the target and
+what it would run) unless KNIGHT_DOCS_SLOW=1 (`make test FULL=1`, and CI's `readme` job), where it runs too.
+The walk's transcript is printed (`pytest -s`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import subprocess
 from doc_commands import ROOT, VENV, check, clean_environment, commands, slow_mode, temporary_clone, transcript, walk
 
 README = ROOT / "README.md"
-SLOW_TARGETS = ("report", "test", "docs")
+SLOW_TARGETS = ("test",)  # the suite itself: run again only in slow mode
 
 
 def stand_in(command) -> str | None:
@@ -21,8 +23,7 @@ def stand_in(command) -> str | None:
     shell = command.shell
     if slow_mode():
         return shell
-    shell = re.sub(rf"\bmake ({'|'.join(SLOW_TARGETS)})\b", r"make -n \1 >/dev/null", shell)
-    return re.sub(r"\bknight site\b[^&|;]*", "knight site -h >/dev/null", shell)
+    return re.sub(rf"\bmake ({'|'.join(SLOW_TARGETS)})\b", r"make -n \1 >/dev/null", shell)
 
 
 def test_every_command_of_the_readme_works_in_a_fresh_clone(tmp_path):
@@ -40,6 +41,10 @@ def test_every_command_of_the_readme_works_in_a_fresh_clone(tmp_path):
     assert (clone / "grades" / "gradebook.csv").is_file()
     assert (clone / "reports" / "out" / "letter" / "knights-tour-handout.html").is_file()
     assert (clone / "var" / "knight.sqlite").is_file() and not (tmp_path / "data" / "knight").exists()
+    # and what the slow commands made: the report of every shipped sweep, the docs, the class's site
+    assert (clone / "reports" / "out" / "knights-tour.pdf").is_file()
+    assert (clone / "docs" / "_build" / "html" / "index.html").is_file()
+    assert (clone / "site" / "index.html").is_file() and (clone / "site" / "check.html").is_file()
 
 
 def test_the_readmes_python_lines_give_what_they_say(tmp_path):
