@@ -78,7 +78,8 @@ class StoreError(KnightError):
 
 
 class StoreVersionError(StoreError):
-    """A store written by another version of knight: it is a cache, so it is refused, not migrated."""
+    """A store written by another version of knight that this one cannot migrate (a newer one, one too old, or an
+    older one on read-only media): it is a cache, so it is refused."""
 
     def __init__(self, path: str | Path, version: int, expected: int) -> None:
         super().__init__(

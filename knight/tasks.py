@@ -16,6 +16,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -37,10 +38,13 @@ __all__ = [
     "CensusPlan",
     "EstimateParams",
     "EstimateResult",
+    "Failure",
+    "FailureCause",
     "FrontierParams",
     "FrontierResult",
     "Task",
     "TaskResult",
+    "failure_cause",
     "incomplete",
     "rate_of",
     "removed_squares",
@@ -255,6 +259,41 @@ class FrontierResult:
     seconds: float
 
 
+class FailureCause(StrEnum):
+    """Why a task failed, as a program tests it (the store's ``results.cause``)."""
+
+    ENGINE = "engine"  #: the engine raised an error on the task (a bug, or a limit of its own)
+    STATE_CAP = "state-cap"  #: a frontier count would pass its state cap (``--max-states``): a limit, not a fault
+    INVALID = "invalid"  #: the result failed validation (a tour that is not one, an incomplete count)
+    WORKER_LOST = "worker-lost"  #: its worker died or hung on every attempt, or the cluster lost its chunk
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed task's cause and the one line a person reads (``message``: for :attr:`FailureCause.ENGINE`
+    the error's class, then its text; for :attr:`FailureCause.STATE_CAP` the engine's line as it is)."""
+
+    cause: FailureCause
+    message: str
+
+    @classmethod
+    def of(cls, error: Exception) -> Failure:
+        """The failure of a task the engine raised ``error`` on."""
+        from knight.engine.frontier import TooManyStates  # lazily: the frontier module loads its kernels
+
+        if isinstance(error, TooManyStates):
+            return cls(FailureCause.STATE_CAP, str(error))
+        return cls(FailureCause.ENGINE, f"{type(error).__name__}: {error}")
+
+
+def failure_cause(stored: str) -> FailureCause:
+    """The cause a store's ``results.cause`` names; one this version does not know reads as the engine's."""
+    try:
+        return FailureCause(stored)
+    except ValueError:
+        return FailureCause.ENGINE
+
+
 def rate_of(nodes: int | None, seconds: float | None) -> float | None:
     """Nodes per second, or None when not measured."""
     return nodes / seconds if nodes and seconds else None
@@ -267,8 +306,8 @@ class TaskResult:
 
     A tour task's result carries the tour (``moves`` and the flags and keys after it); a census
     unit's (method :data:`CENSUS`) carries ``tours``, ``nodes`` and ``seconds`` instead; a frontier
-    count's (method :data:`FRONTIER`) its ``frontier``. ``attempts`` counts the runs of the task,
-    those lost with a dead worker included.
+    count's (method :data:`FRONTIER`) its ``frontier``; a failed task's its :class:`Failure` (made with
+    :meth:`failed`). ``attempts`` counts the runs of the task, those lost with a dead worker included.
     """
 
     key: str
@@ -276,7 +315,7 @@ class TaskResult:
     m: int
     method: str
     ok: bool
-    error: str = ""
+    failure: Failure | None = None  # set exactly when not ok
     attempts: int = 1
     moves: bytes | None = None  # the path, encoded by knight.engine.codec; None when not kept (or not ok)
     length: int = 0
@@ -297,6 +336,16 @@ class TaskResult:
     estimate: EstimateResult | None = None  # tree-size tasks only
     frontier: FrontierResult | None = None  # frontier counts only
     checksum: str = ""  # of the row that stores it, where it was made (knight.store.database.sealed); '' if not
+
+    @classmethod
+    def failed(cls, task: Task, failure: Failure, attempts: int = 1) -> TaskResult:
+        """The result of ``task`` that failed with ``failure`` after ``attempts`` runs."""
+        return cls(task.key, task.n, task.m, task.method, ok=False, failure=failure, attempts=attempts)
+
+    @property
+    def error(self) -> str:
+        """The failure's message ('' for a done result)."""
+        return "" if self.failure is None else self.failure.message
 
     @property
     def is_count(self) -> bool:

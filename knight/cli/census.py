@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
     from knight.engine import Board
     from knight.engine.census import Census
     from knight.engine.theory import Verdict
-    from knight.store import CensusRecord, FrontierRecord
+    from knight.store import CensusRecord, FailureRecord, FrontierRecord
 
 __all__ = ["census"]
 
@@ -174,7 +174,7 @@ def _incomplete(
     square: tuple[int, int] | None,
     verdict: Verdict,
     stored: CensusRecord,
-    failures: list[tuple[str, str, int, str]],
+    failures: list[FailureRecord],
     as_json: bool,
 ) -> int:
     """A census some of whose units failed: what was counted and what failed, on stderr (and as the JSON document
@@ -193,7 +193,7 @@ def _incomplete(
                 "units": stored.units_total,
                 "units_done": stored.units_done,
                 "units_failed": stored.units_failed,
-                "failures": [f"{what} after {attempts} attempt(s): {reason}" for _, what, attempts, reason in failures],
+                "failures": [failed.line for failed in failures],
             }
         )
         print_json(document)
@@ -202,8 +202,8 @@ def _incomplete(
         f"{stored.units_failed} failed; run it again to retry them",
         err=True,
     )
-    for _, what, attempts, reason in failures:
-        typer.echo(f"  failed: {what} after {attempts} attempt(s): {reason}", err=True)
+    for failed in failures:
+        typer.echo(f"  failed: {failed.line}", err=True)
     return EXIT_SOME_FAILED
 
 
@@ -221,9 +221,8 @@ def _frontier(
     from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, check_frontier_board
     from knight.runner.jobs import MAX_STATE_CAP, frontier_job
     from knight.runner.sweep import SMALL_SQUARES
-    from knight.runner.work import failure_reason
     from knight.store import Store
-    from knight.tasks import FrontierParams
+    from knight.tasks import FailureCause, FrontierParams
 
     if method != "frontier":
         raise InvalidInput(f"--method must be census or frontier, got {method!r}")
@@ -252,11 +251,10 @@ def _frontier(
         found = results.frontier_counts(job.name)
         failures = results.failures(job.name)
     if not found:
-        past_cap = failure_reason(TooManyStates(""))  # how a count past the cap is stored: its reason's start
-        for _, what, attempts, reason in failures:
-            if reason.startswith(past_cap):  # the cap, --max-states: bad input, in one line
-                raise TooManyStates(reason[len(past_cap) :])
-            typer.echo(f"knight: failed: {what} after {attempts} attempt(s): {reason}", err=True)
+        for failed in failures:
+            if failed.failure.cause is FailureCause.STATE_CAP:  # the cap, --max-states: bad input, in one line
+                raise TooManyStates(failed.failure.message)
+            typer.echo(f"knight: failed: {failed.line}", err=True)
         return EXIT_SOME_FAILED
     (count,) = found
     return _print_frontier(board, closed, count, summary.ran > 0, path, options.as_json)

@@ -21,7 +21,7 @@ from knight.store.location import store_path
 if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `knight --help` loads none
     from rich.console import Console
 
-    from knight.store import Store
+    from knight.store import FailureRecord, Store
 
 __all__ = [
     "COLUMNS",
@@ -210,8 +210,14 @@ def results(
                 "frontier_counts": [row.to_json() for row in frontier],
                 "estimates": [estimate_json(estimate) for estimate in estimates],
                 "failures": [
-                    {"task": key, "what": what, "attempts": attempts, "reason": reason}
-                    for key, what, attempts, reason in failures
+                    {
+                        "task": failed.key,
+                        "what": failed.what,
+                        "attempts": failed.attempts,
+                        "cause": failed.failure.cause.value,
+                        "reason": failed.failure.message,
+                    }
+                    for failed in failures
                 ],
             }
         )
@@ -234,7 +240,7 @@ def _print_table(
     counted: list[CensusRow],
     frontier: list[FrontierRow],
     estimated: list[EstimateRow],
-    failures: list[tuple[str, str, int, str]],
+    failures: list[FailureRecord],
 ) -> None:
     console = _console()
     if not rows and not counted and not frontier and not estimated:
@@ -272,8 +278,8 @@ def _print_table(
     for title, headings, cells, left in tables:
         if cells:
             typer.echo(_fitted(console, title, headings, cells, left=left))
-    for _key, what, attempts, reason in failures:
-        console.print(f"failed: {what} after {attempts} attempt(s): {reason}", markup=False)
+    for failed in failures:
+        console.print(f"failed: {failed.line}", markup=False)
 
 
 def _console() -> Console:

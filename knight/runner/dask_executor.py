@@ -23,7 +23,7 @@ from knight.errors import MissingExtra
 from knight.runner.executors import Claim
 from knight.runner.pool import MAX_ATTEMPTS, chunk_size
 from knight.runner.work import run_chunk
-from knight.tasks import Task, TaskResult
+from knight.tasks import Failure, FailureCause, Task, TaskResult
 
 if TYPE_CHECKING:
     import ssl
@@ -184,9 +184,8 @@ class DaskExecutor:
                 ) from None
             reason = f"dask: {type(error).__name__}: {error}"
             log.error("chunk of %d tasks failed: %s", len(chunk), reason)
-            results = [
-                TaskResult(t.key, t.n, t.m, t.method, ok=False, error=reason, attempts=self.max_attempts) for t in chunk
-            ]
+            lost = Failure(FailureCause.WORKER_LOST, reason)
+            results = [TaskResult.failed(t, lost, self.max_attempts) for t in chunk]
         return results
 
     def _connect(self, client_type: Any) -> Any:

@@ -60,7 +60,7 @@ import pebble
 from knight.errors import InvalidInput, KnightError
 from knight.runner.work import init_worker, run_task, warm_up
 from knight.store.runs import alive
-from knight.tasks import FRONTIER, Task, TaskResult
+from knight.tasks import FRONTIER, Failure, FailureCause, Task, TaskResult
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -534,8 +534,8 @@ class ProcessPool:
             log.error(
                 "task %s (%s): worker %d %s; failed after %d attempts", lost.key, lost.describe(), pid, how, attempts
             )
-            error = f"worker {how} while running it, {attempts} times"
-            yield [TaskResult(lost.key, lost.n, lost.m, lost.method, ok=False, attempts=attempts, error=error)]
+            failure = Failure(FailureCause.WORKER_LOST, f"worker {how} while running it, {attempts} times")
+            yield [TaskResult.failed(lost, failure, attempts)]
         else:
             log.warning(
                 "task %s (%s): worker %d %s; retrying (attempt %d of %d)",

@@ -179,9 +179,10 @@ class RunSession:
             for key, outcome in finished.items():
                 self.unfinished.discard(key)
                 summary.by_others += 1
-                if outcome.status == "failed":
+                if outcome.failure is not None:
                     summary.failed += 1
-                    summary.failures.append(f"{self.tasks[key].describe()}: {outcome.error} (in run {outcome.run_id})")
+                    message = outcome.failure.message
+                    summary.failures.append(f"{self.tasks[key].describe()}: {message} (in run {outcome.run_id})")
                 self.progress([key])
             if not self.unfinished:
                 return []

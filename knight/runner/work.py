@@ -15,10 +15,20 @@ from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, frontier_c
 from knight.engine.treesize import knuth_estimate, plain_tree
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.store.database import sealed
-from knight.tasks import CENSUS, ESTIMATE, FRONTIER, EstimateResult, FrontierResult, Task, TaskResult, validate
+from knight.tasks import (
+    CENSUS,
+    ESTIMATE,
+    FRONTIER,
+    EstimateResult,
+    Failure,
+    FailureCause,
+    FrontierResult,
+    Task,
+    TaskResult,
+    validate,
+)
 
 __all__ = [
-    "failure_reason",
     "run_task",
     "EXACT_TREE_UP_TO",
     "RATE_RUNS",
@@ -55,7 +65,7 @@ def _result(task: Task) -> TaskResult:
     problem = validate(result, tour)  # the tour as the store will keep it, checked before it leaves the worker
     if problem:
         log.error("task %s (%s): %s", task.key, task.describe(), problem)
-        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=problem)
+        return TaskResult.failed(task, Failure(FailureCause.INVALID, problem))
     return result
 
 
@@ -100,7 +110,7 @@ def _frontier(task: Task) -> TaskResult:
         seconds = time.perf_counter() - began
     except TooManyStates as error:  # a limit reached, not a fault: the run's summary says it (no warning here)
         log.info("task %s (%s): %s", task.key, task.describe(), error)
-        return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=failure_reason(error))
+        return TaskResult.failed(task, Failure.of(error))
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         return _failed(task, error)
     log.debug("task %s (%s): %d tours, peak %d states", task.key, task.describe(), counted.tours, counted.peak_states)
@@ -160,12 +170,7 @@ def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_
 def _failed(task: Task, error: Exception) -> TaskResult:
     """The result of a task the engine raised ``error`` on: failed, with the reason (and logged)."""
     log.warning("task %s (%s) failed: %s: %s", task.key, task.describe(), type(error).__name__, error)
-    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error=failure_reason(error))
-
-
-def failure_reason(error: Exception) -> str:
-    """How a failed task's reason is stored: the error's class, then its message (``TooManyStates: counting …``)."""
-    return f"{type(error).__name__}: {error}"
+    return TaskResult.failed(task, Failure.of(error))
 
 
 def run_chunk(tasks: list[Task]) -> list[TaskResult]:

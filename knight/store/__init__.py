@@ -28,6 +28,7 @@ _HOMES = {
     "DRAWN_UP_TO_SQUARES": "knight.store.records",
     "CensusRecord": "knight.store.records",
     "EstimateRecord": "knight.store.records",
+    "FailureRecord": "knight.store.records",
     "FrontierRecord": "knight.store.records",
     "TourRecord": "knight.store.records",
 }
@@ -53,6 +54,7 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-e
     from knight.store.records import DRAWN_UP_TO_SQUARES as DRAWN_UP_TO_SQUARES
     from knight.store.records import CensusRecord as CensusRecord
     from knight.store.records import EstimateRecord as EstimateRecord
+    from knight.store.records import FailureRecord as FailureRecord
     from knight.store.records import FrontierRecord as FrontierRecord
     from knight.store.records import TourRecord as TourRecord
     from knight.store.schema import SCHEMA_VERSION as SCHEMA_VERSION

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from knight.store import integrity, runs
+from knight.tasks import Failure, failure_cause
 
 __all__ = [
     "CLAIM_TIMEOUT",
@@ -53,17 +54,17 @@ class Claimed:
 
 class Outcome(NamedTuple):
     """A finished task's outcome as :meth:`Store.outcomes` reads it: ``done`` or ``failed``, the
-    reason of a failure, and the run that recorded it."""
+    failure (None when done), and the run that recorded it."""
 
     status: str
-    error: str
+    failure: Failure | None
     run_id: int | None
 
 
 #: The tasks of the JSON list ``:keys`` that are finished as far as run ``:run`` is concerned: done
 #: (with their result), or given an outcome since the run started.
 _FINISHED = f"""
-SELECT r.task_key, r.status, r.error, r.run_id FROM results r
+SELECT r.task_key, r.status, r.cause, r.error, r.run_id FROM results r
 WHERE r.task_key IN (SELECT value FROM json_each(:keys))
   AND (r.finished >= (SELECT started FROM runs WHERE id = :run) OR (r.status = 'done' AND NOT ({integrity.NO_OUTCOME})))
 """
@@ -111,7 +112,10 @@ def claim(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> Claimed:
 def outcomes(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> dict[str, Outcome]:
     """The outcome of each task of ``keys`` that is done, or that failed since run ``run_id`` started."""
     rows = db.execute(_FINISHED, {"keys": json.dumps(list(keys)), "run": run_id})
-    return {key: Outcome(status, error, owner) for key, status, error, owner in rows}
+    return {
+        key: Outcome(status, None if status == "done" else Failure(failure_cause(cause), error), owner)
+        for key, status, cause, error, owner in rows
+    }
 
 
 def release(db: sqlite3.Connection, run_id: int, keys: list[str]) -> None:

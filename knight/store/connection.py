@@ -91,6 +91,13 @@ def open_readable(path: Path) -> sqlite3.Connection:
     if version == schema.SCHEMA_VERSION:
         return db
     db.close()
+    if version in schema.MIGRATIONS:  # an older store: migrated in place (writing), then read
+        try:
+            migrated, _ = open_writable(path)
+        except StoreError as error:
+            raise StoreVersionError(path, version, schema.SCHEMA_VERSION) from error
+        migrated.close()
+        return open_readable(path)
     if version is None:
         raise MissingData(f"the results store {path} is empty; run `knight run homework-8` (or another job) first")
     raise StoreVersionError(path, version, schema.SCHEMA_VERSION)

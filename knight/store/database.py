@@ -32,7 +32,14 @@ from knight.store import claims, connection, integrity, queries, runs, writes
 from knight.store.claims import CLAIM_TIMEOUT, Claimed, Outcome
 from knight.store.known import KnownFacts
 from knight.store.location import DEFAULT_STORE, STORE_VARIABLE, store_path
-from knight.store.records import DRAWN_UP_TO_SQUARES, CensusRecord, EstimateRecord, FrontierRecord, TourRecord
+from knight.store.records import (
+    DRAWN_UP_TO_SQUARES,
+    CensusRecord,
+    EstimateRecord,
+    FailureRecord,
+    FrontierRecord,
+    TourRecord,
+)
 from knight.store.runs import HOST
 from knight.store.schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, schema_version
 from knight.store.writes import outcome_row, sealed
@@ -243,8 +250,8 @@ class Store:
         board was too large for the path to be kept."""
         return queries.tour(self.db, task_key)
 
-    def failures(self, job: str | None = None) -> list[tuple[str, str, int, str]]:
-        """Failed tasks: (key, description, attempts, reason)."""
+    def failures(self, job: str | None = None) -> list[FailureRecord]:
+        """Failed tasks (of ``job``; of every job when None), by key."""
         return queries.failures(self.db, job)
 
     def jobs(self) -> list[str]:

@@ -17,8 +17,8 @@ from knight.engine.treesize import Checkpoint, TreeEstimate
 from knight.errors import PathNotKept
 from knight.store import integrity
 from knight.store.known import KnownFacts
-from knight.store.records import CensusRecord, EstimateRecord, FrontierRecord, TourRecord
-from knight.tasks import FRONTIER, PATH_KEPT_UP_TO_SQUARES, FrontierParams, removed_squares
+from knight.store.records import CensusRecord, EstimateRecord, FailureRecord, FrontierRecord, TourRecord
+from knight.tasks import FRONTIER, PATH_KEPT_UP_TO_SQUARES, Failure, FrontierParams, failure_cause, removed_squares
 
 __all__ = [
     "censuses",
@@ -72,17 +72,17 @@ def tour(db: sqlite3.Connection, task_key: str) -> Tour:
     )
 
 
-def failures(db: sqlite3.Connection, job: str | None = None) -> list[tuple[str, str, int, str]]:
-    """Failed tasks: (key, description, attempts, reason)."""
+def failures(db: sqlite3.Connection, job: str | None = None) -> list[FailureRecord]:
+    """Failed tasks, by key."""
     rows = db.execute(
-        "SELECT DISTINCT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, r.attempts, r.error "
+        "SELECT DISTINCT t.key, t.method, t.params, t.n, t.m, t.start_row, t.start_col, r.attempts, r.cause, r.error "
         "FROM results r JOIN tasks t ON t.key = r.task_key JOIN job_tasks j ON j.task_key = t.key "
         "WHERE r.status = 'failed' AND (? IS NULL OR j.job = ?) ORDER BY t.key",
         (job, job),
     )
     return [
-        (key, _failed_task(method, params, n, m, row, col), attempts, error)
-        for key, method, params, n, m, row, col, attempts, error in rows
+        FailureRecord(key, _failed_task(method, params, n, m, row, col), attempts, Failure(failure_cause(cause), error))
+        for key, method, params, n, m, row, col, attempts, cause, error in rows
     ]
 
 

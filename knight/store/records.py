@@ -19,13 +19,29 @@ from knight.engine.census import Census, CensusSpec
 from knight.engine.codec import decode_path
 from knight.engine.treesize import TreeEstimate
 from knight.errors import MissingData
-from knight.tasks import rate_of, removed_squares
+from knight.tasks import Failure, rate_of, removed_squares
 
-__all__ = ["DRAWN_UP_TO_SQUARES", "CensusRecord", "EstimateRecord", "FrontierRecord", "TourRecord"]
+__all__ = ["DRAWN_UP_TO_SQUARES", "CensusRecord", "EstimateRecord", "FailureRecord", "FrontierRecord", "TourRecord"]
 
 #: Paths of tours on boards up to this many squares are read (to be drawn); larger ones are
 #: counted from their stored keys and flags only.
 DRAWN_UP_TO_SQUARES = 64 * 64
+
+
+@dataclass(frozen=True)
+class FailureRecord:
+    """A failed task as stored: its key, what it is (``what``: ``frontier 6x6 open``, a tour task with its
+    parameters and start), how many times it ran, and its :class:`~knight.tasks.Failure` (cause and message)."""
+
+    key: str
+    what: str
+    attempts: int
+    failure: Failure
+
+    @property
+    def line(self) -> str:
+        """``frontier 8x8 closed after 1 attempt(s): …``: the line a person reads."""
+        return f"{self.what} after {self.attempts} attempt(s): {self.failure.message}"
 
 
 @dataclass(frozen=True)

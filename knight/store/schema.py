@@ -6,8 +6,9 @@ Tables:
   ``done``, ``interrupted``; a run killed outright is marked ``killed`` by the next run).
 * ``tasks`` — every task any job asked for, by its stable key: method, parameters, board, start.
 * ``job_tasks`` — which tasks belong to which job (a job's latest file decides).
-* ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with the
-  reason and the number of attempts. A task without a row here has not finished yet.
+* ``results`` — a task's outcome: ``done`` (its tour is in ``tours``) or ``failed`` with its cause
+  (``cause``: :class:`~knight.tasks.FailureCause`), the message a person reads (``error``) and the number of
+  attempts. A task without a row here has not finished yet.
 * ``tours`` — the tour each done task built: length, full, closed, work, its three
   deduplication keys (directed, up to reversal, up to reversal and symmetry) and its path,
   ``moves``: the start square and one byte per move (:mod:`knight.engine.codec`, a quarter of
@@ -37,9 +38,10 @@ Tables:
   and host, when claimed (renewed when the run stores results). Two runs of one job share it
   through these (:mod:`knight.store.claims`).
 
-The store is a cache of results that a run can always rebuild, so nothing is migrated: a store
-written with another :data:`SCHEMA_VERSION` is refused with one line that says to delete it or
-give another path (``--store``).
+A store of the version before this one is migrated in place when it is opened (:data:`MIGRATIONS`, in one
+transaction; a read-only one is first opened for writing for that); one of any other version is refused with one
+line that says to delete it or give another path (``--store``): the store is a cache of results that a run can
+always rebuild.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from pathlib import Path
 
 from knight.errors import StoreVersionError
 
-__all__ = ["PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
+__all__ = ["MIGRATIONS", "PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
 
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
@@ -58,7 +60,22 @@ __all__ = ["PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
 #: Version 6: claims (``claims``), so that two runs of one job share its tasks.
 #: Version 7: each run's host (``runs.host``): a run is judged dead by its pid only on its own host.
 #: Version 8: frontier counts (``frontier_counts``); the time of each census unit's count (``counts.seconds``).
-SCHEMA_VERSION = 8
+#: Version 9: each failure's cause (``results.cause``), so that no reader parses it from the message.
+SCHEMA_VERSION = 9
+#: The statements that bring a store of an older version to this one, in place, by version. The causes of the
+#: failures a version-8 store holds are read once, here, from the messages it wrote (``TooManyStates: …`` a state
+#: cap, ``worker …`` or ``dask: …`` a worker lost, ``invalid …`` a result that failed validation), the state cap's
+#: message left as the engine's line, as version 9 writes it.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    8: (
+        "ALTER TABLE results ADD COLUMN cause TEXT NOT NULL DEFAULT ''",
+        "UPDATE results SET cause = CASE "
+        "WHEN error LIKE 'TooManyStates: %' THEN 'state-cap' "
+        "WHEN error LIKE 'worker %' OR error LIKE 'dask: %' THEN 'worker-lost' "
+        "WHEN error LIKE 'invalid %' THEN 'invalid' ELSE 'engine' END WHERE status = 'failed'",
+        "UPDATE results SET error = substr(error, length('TooManyStates: ') + 1) WHERE cause = 'state-cap'",
+    ),
+}
 #: The page size of a new store (SQLite's default is 4096). A tour's row (its path, a byte a move) takes up to
 #: a few kB: on 8 kB pages a sweep's commits write fewer, fuller pages, and the runner, which stores every
 #: result, spends about a tenth less of its time on it (the sweep benchmark's two-worker ratio gains ~0.04).
@@ -82,7 +99,7 @@ CREATE TABLE IF NOT EXISTS job_tasks (
 CREATE TABLE IF NOT EXISTS results (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     attempts INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', run_id INTEGER REFERENCES runs(id),
-    finished REAL NOT NULL, checksum TEXT
+    finished REAL NOT NULL, checksum TEXT, cause TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS tours (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
@@ -148,11 +165,16 @@ def schema_version(db: sqlite3.Connection) -> int | None:
 
 def create(db: sqlite3.Connection, path: Path) -> None:
     """Make the tables of a new store on ``db`` (in a write transaction), or the ones an older store of this
-    version lacks; raise :class:`StoreVersionError` for a store of another version (nothing is migrated)."""
+    version lacks, migrating a store of a version :data:`MIGRATIONS` knows; raise :class:`StoreVersionError` for
+    a store of any other version."""
     version = schema_version(db)
-    if version not in (None, SCHEMA_VERSION):
+    if version is not None and version not in (SCHEMA_VERSION, *MIGRATIONS):
         raise StoreVersionError(path, version, SCHEMA_VERSION)
+    while version in MIGRATIONS:
+        for statement in MIGRATIONS[version]:
+            db.execute(statement)
+        version += 1
     for statement in filter(str.strip, SCHEMA.split(";")):
         db.execute(statement)
-    if version is None:  # set once: setting it again, even unchanged, would rewrite the file's header
+    if schema_version(db) != SCHEMA_VERSION:  # set once: setting it again, even unchanged, rewrites the header
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -14,7 +14,7 @@ from typing import Any
 
 from knight.engine.board import Square
 from knight.store import integrity
-from knight.tasks import EstimateResult, TaskResult, incomplete, validate
+from knight.tasks import EstimateResult, Failure, FailureCause, TaskResult, incomplete, validate
 
 __all__ = [
     "ResultRows",
@@ -84,7 +84,7 @@ class ResultRows:
     """The rows that store a batch of finished tasks, by table (``done`` and ``failed`` go to ``results``)."""
 
     done: list[tuple[str, int, int, float, str | None]] = field(default_factory=list)
-    failed: list[tuple[str, int, str, int, float]] = field(default_factory=list)
+    failed: list[tuple[str, int, str, str, int, float]] = field(default_factory=list)
     tours: list[tuple[Any, ...]] = field(default_factory=list)
     counts: list[tuple[Any, ...]] = field(default_factory=list)
     frontier: list[tuple[Any, ...]] = field(default_factory=list)
@@ -104,7 +104,8 @@ def result_rows(run_id: int, results: Iterable[TaskResult], now: float, *, reval
     for result in results:
         problem = "" if not result.ok else (validate(result) if revalidate else incomplete(result))
         if not result.ok or problem:
-            rows.failed.append((result.key, result.attempts, problem or result.error, run_id, now))
+            failure = result.failure or Failure(FailureCause.INVALID, problem)
+            rows.failed.append((result.key, result.attempts, failure.cause.value, failure.message, run_id, now))
             continue
         if result.is_estimate:
             assert result.estimate is not None  # incomplete() checked it
@@ -137,15 +138,15 @@ def write_results(db: sqlite3.Connection, rows: ResultRows) -> int:
     db.executemany(
         "INSERT INTO results (task_key, status, attempts, run_id, finished, checksum) "
         "VALUES (?, 'done', ?, ?, ?, ?) "
-        "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, error = '', "
+        "ON CONFLICT (task_key) DO UPDATE SET status = 'done', attempts = excluded.attempts, cause = '', error = '', "
         "run_id = excluded.run_id, finished = excluded.finished, checksum = excluded.checksum "
         "WHERE status = 'failed'",
         rows.done,
     )
     db.executemany(
-        "INSERT INTO results (task_key, status, attempts, error, run_id, finished) "
-        "VALUES (?, 'failed', ?, ?, ?, ?) ON CONFLICT (task_key) DO UPDATE SET attempts = excluded.attempts, "
-        "error = excluded.error, run_id = excluded.run_id, finished = excluded.finished "
+        "INSERT INTO results (task_key, status, attempts, cause, error, run_id, finished) "
+        "VALUES (?, 'failed', ?, ?, ?, ?, ?) ON CONFLICT (task_key) DO UPDATE SET attempts = excluded.attempts, "
+        "cause = excluded.cause, error = excluded.error, run_id = excluded.run_id, finished = excluded.finished "
         "WHERE status = 'failed'",
         rows.failed,
     )

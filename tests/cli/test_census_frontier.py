@@ -113,7 +113,7 @@ def test_results_show_the_counts_and_failures_say_no_start(capsys: pytest.Captur
     }
     assert round(seconds, 4) == counted["seconds"]
     (failure,) = document["failures"]
-    assert failure["what"] == "frontier 6x6 closed" and failure["reason"].startswith("TooManyStates")
+    assert failure["what"] == "frontier 6x6 closed" and failure["cause"] == "state-cap"
     table = knight_here(capsys, ["results", "--store", str(store)])
     assert table.returncode == 0 and "holds no results" not in table.stdout
     assert "Frontier counts" in table.stdout and f"{counted['total']:,}" in table.stdout

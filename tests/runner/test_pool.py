@@ -32,13 +32,11 @@ def _noting_worker_and_time(task):
     import os
     import time
 
-    from knight.tasks import TaskResult
+    from knight.tasks import Failure, FailureCause, TaskResult
 
     began = time.monotonic()
     time.sleep(0.3)
-    return TaskResult(
-        task.key, task.n, task.m, task.method, ok=False, error=f"{os.getpid()} {began} {time.monotonic()}"
-    )
+    return TaskResult.failed(task, Failure(FailureCause.ENGINE, f"{os.getpid()} {began} {time.monotonic()}"))
 
 
 def test_each_of_two_big_tasks_gets_a_worker_of_its_own(monkeypatch):
@@ -117,7 +115,7 @@ def _slow_second_worker_that_dies_on_its_second_chunk(marker, task):
     import signal
     import time
 
-    from knight.tasks import TaskResult
+    from knight.tasks import Failure, FailureCause, TaskResult
 
     if task.start == (0, 1):
         time.sleep(0.2)
@@ -127,7 +125,7 @@ def _slow_second_worker_that_dies_on_its_second_chunk(marker, task):
             os.kill(os.getpid(), signal.SIGKILL)
         except FileExistsError:
             pass
-    return TaskResult(task.key, task.n, task.m, task.method, ok=False, error="stand-in")
+    return TaskResult.failed(task, Failure(FailureCause.ENGINE, "stand-in"))
 
 
 def test_a_worker_that_dies_just_after_sending_results_has_the_right_task_retried(tmp_path, monkeypatch):
@@ -290,7 +288,7 @@ class _RacingPebble:
 
         import pebble
 
-        from knight.tasks import TaskResult
+        from knight.tasks import Failure, FailureCause, TaskResult
 
         slot, chunk = args
         future = concurrent.futures.Future()
@@ -303,7 +301,7 @@ class _RacingPebble:
             self.array[2 * slot + 1] = 0
         else:
             self.array[2 * slot + 1] = len(chunk)
-            future.set_result([TaskResult(t.key, t.n, t.m, t.method, ok=False, error="stand-in") for t in chunk])
+            future.set_result([TaskResult.failed(t, Failure(FailureCause.ENGINE, "stand-in")) for t in chunk])
         return future
 
     def close(self) -> None:

@@ -17,7 +17,9 @@ from knight.errors import StoreVersionError
 from knight.runner.pool import ProcessPool, split
 from knight.store import CLAIM_TIMEOUT, Store
 from knight.store.database import HOST
-from knight.tasks import Task, TaskResult
+from knight.tasks import Failure, FailureCause, Task, TaskResult
+
+BOOM = Failure(FailureCause.ENGINE, "ValueError: boom")
 
 KEYS = [f"k{i}" for i in range(6)]
 
@@ -53,7 +55,7 @@ def test_a_live_runs_claims_are_left_to_it_and_released_with_its_results_and_its
     taken = store.claim(second, KEYS)  # this process is alive: the first run's claims stand
     assert taken.granted == set(KEYS[4:]) and taken.held == {first: 4} and taken.taken_over == {}
     assert store.claim(first, KEYS[:2]).granted == set(KEYS[:2])  # its own: renewed
-    store.record(first, [done(KEYS[0]), TaskResult(KEYS[1], 5, 5, "warnsdorff", ok=False, error="boom")])
+    store.record(first, [done(KEYS[0]), TaskResult(KEYS[1], 5, 5, "warnsdorff", ok=False, failure=BOOM)])
     assert claims(store) == {KEYS[2]: first, KEYS[3]: first, KEYS[4]: second, KEYS[5]: second}
     # finished since the second run began, done or failed: not to be run again, and its outcome counts
     assert store.claim(second, KEYS[:2]).granted == set()
@@ -62,7 +64,7 @@ def test_a_live_runs_claims_are_left_to_it_and_released_with_its_results_and_its
         KEYS[0]: ("done", first),
         KEYS[1]: ("failed", first),
     }
-    assert outcomes[KEYS[1]].error == "boom"
+    assert outcomes[KEYS[1]].failure == BOOM  # cause and message, as recorded
     store.finish_run(first, "interrupted", 6, 2)
     assert claims(store) == {KEYS[4]: second, KEYS[5]: second}
     assert store.claim(second, KEYS).granted == set(KEYS[2:])  # free now; the failure stays this run's outcome
@@ -70,7 +72,7 @@ def test_a_live_runs_claims_are_left_to_it_and_released_with_its_results_and_its
 
 def test_a_failure_from_before_the_run_is_tried_again(store):
     earlier = store.start_run(["j"], "process", 1)
-    store.record(earlier, [TaskResult(KEYS[0], 5, 5, "warnsdorff", ok=False, error="boom")])
+    store.record(earlier, [TaskResult(KEYS[0], 5, 5, "warnsdorff", ok=False, failure=BOOM)])
     store.finish_run(earlier, "done", 1, 1)
     later = store.start_run(["j"], "process", 1)
     assert store.outcomes(later, KEYS) == {}

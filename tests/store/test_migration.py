@@ -1,0 +1,93 @@
+"""A store of the version before this one is migrated in place when opened (issue 39, items 4 and 8): version 8
+kept a failure's cause only in its message (``TooManyStates: …``); version 9 keeps it in ``results.cause``, and no
+reader parses it. The version-8 store here is this version's, taken back by hand: the ``cause`` column dropped,
+the messages written as version 8 wrote them, ``user_version`` 8."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from cli_helpers import knight_here
+
+from knight.store import SCHEMA_VERSION, Store
+from knight.tasks import Failure, FailureCause, Task, TaskResult
+
+#: What version 8 wrote for each cause (the state cap: the error's class before the engine's line).
+VERSION_8_MESSAGES = {
+    FailureCause.ENGINE: "ValueError: boom",
+    FailureCause.WORKER_LOST: "worker was killed by signal 9 while running it, 3 times",
+    FailureCause.INVALID: "invalid tour: its squares are not the tour its key names",
+}
+
+
+def taken_back_to_version_8(path: Path) -> None:
+    """Make the store at ``path`` as version 8 wrote it."""
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET error = 'TooManyStates: ' || error WHERE cause = 'state-cap'")
+        db.execute("ALTER TABLE results DROP COLUMN cause")
+        db.execute("PRAGMA user_version = 8")
+    db.close()
+
+
+def table_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every result table but ``results`` (which gains the column), sorted."""
+    with sqlite3.connect(path) as db:
+        tables = ("tasks", "tours", "frontier_counts", "job_tasks", "runs")
+        found = {table: sorted(db.execute(f"SELECT * FROM {table}"), key=repr) for table in tables}
+    db.close()
+    return found
+
+
+@pytest.fixture
+def old_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A version-8 store with a done frontier count, a count past its state cap and a failure of each other cause."""
+    path = tmp_path / "old.sqlite"
+    assert knight_here(capsys, ["census", "3", "4", "--method", "frontier", "--store", str(path)]).returncode == 0
+    capped = knight_here(capsys, ["census", "6", "--method", "frontier", "--max-states", "10", "--store", str(path)])
+    assert capped.returncode == 2
+    tasks = [Task("warnsdorff", (("seed", seed),), 5, 5, (0, 0)) for seed in range(3)]
+    with Store(path) as store:
+        store.register_job("failures", tasks)
+        run = store.start_run(["failures"], "process", 1)
+        store.record(
+            run,
+            [
+                TaskResult.failed(task, Failure(cause, VERSION_8_MESSAGES[cause]))
+                for task, cause in zip(tasks, VERSION_8_MESSAGES)
+            ],
+        )
+        store.finish_run(run, "done", 3, 3)
+        (path.parent / "written.txt").write_text(repr(store.failures()))  # as version 9 wrote them
+    taken_back_to_version_8(path)
+    return path
+
+
+def test_a_version_8_store_is_migrated_in_place_and_its_results_kept(old_store: Path) -> None:
+    before = table_rows(old_store)
+    with Store(old_store) as store:
+        failures = store.failures()
+        (count,) = store.frontier_counts()
+    assert repr(failures) == (old_store.parent / "written.txt").read_text()  # each cause and message as written
+    assert {record.failure.cause for record in failures} == set(FailureCause)
+    assert count.tours > 0
+    assert table_rows(old_store) == before  # nothing but the failures' column changed
+    with sqlite3.connect(old_store) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+
+
+def test_a_version_8_store_opened_to_read_is_migrated_then_read(old_store: Path) -> None:
+    with Store(old_store, read_only=True) as store:
+        assert len(store.failures()) == 4 and len(store.frontier_counts()) == 1
+
+
+def test_after_the_migration_the_command_line_says_the_cap_in_one_line_and_verify_finds_it_sound(
+    old_store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capped = knight_here(
+        capsys, ["census", "6", "--method", "frontier", "--max-states", "10", "--store", str(old_store)]
+    )
+    assert capped.returncode == 2 and capped.stderr.count("\n") == 1 and "TooManyStates" not in capped.stderr
+    assert knight_here(capsys, ["verify", "--store", str(old_store)]).returncode == 0
