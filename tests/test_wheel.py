@@ -167,8 +167,11 @@ def test_the_wheel_records_the_commit_it_was_built_from(installed: Path) -> None
     head = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=60
     )
+    sdist = REPO / "knight" / "_build.json"  # an unpacked sdist: the commit it was made from
     if (REPO / ".git").exists() and head.returncode == 0:
         assert recorded.removesuffix("-dirty") == head.stdout.strip()
+    elif sdist.is_file():
+        assert recorded == (json.loads(sdist.read_text(encoding="utf-8"))["commit"] or "unknown")
     else:  # a source tree without its history: nothing to name
         assert recorded == "unknown"
 
