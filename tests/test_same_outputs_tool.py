@@ -88,6 +88,16 @@ def test_difference_names_the_first_differing_line_or_byte(tool: ModuleType) -> 
     assert tool.difference(b"%PDF\xff\x00", b"%PDF\xff\x01") == "6 vs 6 bytes, the first difference at byte 5"
 
 
+def test_a_table_whose_columns_changed_is_said_so(tool: ModuleType, stores: tuple[Path, Path]) -> None:
+    before = tool.dump_store(stores[0])["store/results"]
+    lines = [json.loads(line) for line in before.splitlines()]
+    after = "\n".join(json.dumps([*line, "note" if number == 0 else ""]) for number, line in enumerate(lines))
+    assert tool.column_difference(before, before) is None
+    assert tool.column_difference(before, after.encode()) == (
+        "columns only in BASE [], only in HEAD ['note']; on the others the rows are the same"
+    )
+
+
 @pytest.mark.parametrize("arguments", [[], ["HEAD", "HEAD", "extra"], ["no-such-revision"]])
 def test_a_usage_error_exits_2(arguments: list[str]) -> None:
     done = subprocess.run([sys.executable, str(TOOL), *arguments], capture_output=True, text=True)

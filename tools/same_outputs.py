@@ -8,8 +8,9 @@ with this checkout's .venv Python importing that side's sources (``PYTHONPATH``,
 ``SOURCE_DATE_EPOCH`` set. Each side does what ``make report`` does: ``knight run`` of jobs/*.toml, then ``knight
 report`` of the key (with its marking scheme) and the handout, HTML and PDF; its outputs are ``knight results
 --json`` for all jobs and for each, every row of the store's result tables (sorted; BLOBs in hex) and the report's
-files. One line per item, ``same`` or ``DIFFERS`` with the first differing line (or byte); exit status 0 when
-every item is the same, 1 when one differs or a side's command failed, 2 for a usage error.
+files. One line per item, ``same`` or ``DIFFERS`` with the first differing line (or byte; for a table whose
+columns changed, which, and whether the rows agree on the others); exit status 0 when every item is the same, 1
+when one differs or a side's command failed, 2 for a usage error.
 
 What varies between two runs of one revision (found by comparing a revision with itself) is the time things took:
 
@@ -20,7 +21,7 @@ What varies between two runs of one revision (found by comparing a revision with
   ``nodes_per_second``;
 * printed in the key and its scheme: each count's time and the plain search's nodes a second (with the years a
   search would take at that speed). HEAD's report is written after its store takes BASE's timings (those columns
-  and the checksums over them), when the two stores' dumps are the same; no other figure of a report varies.
+  and the checksums over them), when the dumps of those tables are the same; no other figure of a report varies.
 
 One thing in the reports differs between two revisions by design: the footer's commit (``git rev-parse --short
 HEAD`` in the side's folder). Both sides run with ``GIT_DIR`` naming no repository: both footers say ``commit
@@ -40,6 +41,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 PYTHON = CHECKOUT / ".venv" / "bin" / "python"
@@ -145,10 +147,10 @@ def run_side(revision: str | None, tmp: Path, base: tuple[Path, Outputs] | None 
         for job in [None, *jobs]:
             document = python(folder, env, "-m", "knight", "results", "--json", *([job] if job else []))
             outputs[f"results/{Path(job).stem if job else 'all'}.json"] = results_json(document)
-        if base is not None and all(outputs[item] == base[1][item] for item in outputs if item.startswith("store/")):
+        if base is not None and all(outputs[f"store/{table}"] == base[1][f"store/{table}"] for table in TIMINGS):
             take_timings(store, base[0])
         elif base is not None:
-            print("the stores differ: HEAD's report prints its own timings", file=sys.stderr)
+            print("the timed outcomes differ: HEAD's report prints its own timings", file=sys.stderr)
         options = ["--edition", "key", "--edition", "handout", "--out", str(tmp / "report")]
         options += [word for job in jobs + opt_in for word in ("--job", job)]
         options += ["--course", "course.toml"] if (folder / "course.toml").exists() else []
@@ -218,6 +220,22 @@ def difference(before: bytes, after: bytes) -> str:
     return f"{len(old):,} vs {len(new):,} lines"
 
 
+def column_difference(before: bytes, after: bytes) -> str | None:
+    """For two store dumps of a table whose columns changed (the schema): which columns, and whether the rows
+    agree on the columns both have; None when the columns are the same."""
+    (old, *old_rows), (new, *new_rows) = ([json.loads(line) for line in dump.splitlines()] for dump in (before, after))
+    if old == new:
+        return None
+    shared = [column for column in old if column in new]
+
+    def on_shared(columns: list[str], rows: list[list[Any]]) -> list[str]:
+        return sorted(json.dumps([row[columns.index(column)] for column in shared]) for row in rows)
+
+    added, dropped = [c for c in new if c not in old], [c for c in old if c not in new]
+    agree = "are the same" if on_shared(old, old_rows) == on_shared(new, new_rows) else "differ"
+    return f"columns only in BASE {dropped}, only in HEAD {added}; on the others the rows {agree}"
+
+
 def compare(base: Outputs, head: Outputs) -> int:
     """Print one line per item, ``same`` or ``DIFFERS`` and where; the number of items that differ."""
     differing = 0
@@ -229,7 +247,8 @@ def compare(base: Outputs, head: Outputs) -> int:
         if item not in base or item not in head:
             print(f"DIFFERS {item}: only in {'HEAD' if item in head else 'BASE'}")
         else:
-            print(f"DIFFERS {item}: {difference(base[item], head[item])}")
+            columns = column_difference(base[item], head[item]) if item.startswith("store/") else None
+            print(f"DIFFERS {item}: {columns or difference(base[item], head[item])}")
     return differing
 
 
