@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `kn
     from rich.console import Console
 
     from knight.store import FailureRecord, Store
+    from knight.tasks import Shown
 
 __all__ = [
     "COLUMNS",
@@ -197,6 +198,7 @@ def results(
         stored_censuses = opened.censuses(name)
         frontier = [FrontierRow(count) for count in opened.frontier_counts(name)]
         estimates = [] if censuses else opened.estimates(name)
+        others = [] if censuses else _other_kinds(opened, name)
         failures = opened.failures(name)
     rows = [TourRow.of(row) for row in summary]
     counted = [CensusRow.of(stored) for stored in stored_censuses]
@@ -209,16 +211,8 @@ def results(
                 "censuses": [row.to_json() for row in counted],
                 "frontier_counts": [row.to_json() for row in frontier],
                 "estimates": [estimate_json(estimate) for estimate in estimates],
-                "failures": [
-                    {
-                        "task": failed.key,
-                        "what": failed.what,
-                        "attempts": failed.attempts,
-                        "cause": failed.failure.cause.value,
-                        "reason": failed.failure.message,
-                    }
-                    for failed in failures
-                ],
+                **{shown.title: shown.to_json() for shown in others},  # each registered kind of its own
+                "failures": [_failure_json(failed) for failed in failures],
             }
         )
     elif as_csv:
@@ -231,8 +225,34 @@ def results(
         else:
             writer.writerows(row.cells(grouped=False) for row in rows)
     else:
-        _print_table(rows, counted, frontier, estimated, failures)
+        _print_table(rows, counted, frontier, estimated, others, failures)
     return 0
+
+
+def _failure_json(failed: FailureRecord) -> dict[str, str | int]:
+    """A failed task in ``--json``: its key, what it is, its attempts, its failure's cause and message."""
+    cause, reason = failed.failure.cause.value, failed.failure.message
+    return {"task": failed.key, "what": failed.what, "attempts": failed.attempts, "cause": cause, "reason": reason}
+
+
+def _shown_table(shown: Shown) -> str:
+    """A kind's :class:`~knight.tasks.Shown` as a table fitted to the terminal: text cells on the left, numbers
+    with thousands separators."""
+    cells = [{h: f"{v:,}" if isinstance(v, int) else str(v) for h, v in zip(shown.headings, row)} for row in shown.rows]
+    text = [h for i, h in enumerate(shown.headings) if any(isinstance(row[i], str) for row in shown.rows)]
+    return _fitted(_console(), shown.title, {h: h for h in shown.headings}, cells, left=text)
+
+
+def _other_kinds(opened: Store, job: str | None) -> list[Shown]:
+    """How each registered kind of its own (``KNIGHT_KINDS``) shows its done tasks, for those that have some."""
+    from knight.tasks.kind import sweep_kinds
+
+    shown = []
+    for kind in sweep_kinds():
+        done = opened.kind_outcomes(kind, job)
+        if done:
+            shown.append(kind.shown(done))
+    return shown
 
 
 def _print_table(
@@ -240,10 +260,11 @@ def _print_table(
     counted: list[CensusRow],
     frontier: list[FrontierRow],
     estimated: list[EstimateRow],
+    others: list[Shown],
     failures: list[FailureRecord],
 ) -> None:
     console = _console()
-    if not rows and not counted and not frontier and not estimated:
+    if not rows and not counted and not frontier and not estimated and not others:
         console.print(f"The store holds no results yet: run `{run_everything()}`.")
         return
     tables = (  # title, columns, rows' cells, the text columns
@@ -278,6 +299,8 @@ def _print_table(
     for title, headings, cells, left in tables:
         if cells:
             typer.echo(_fitted(console, title, headings, cells, left=left))
+    for shown in others:
+        typer.echo(_shown_table(shown))
     for failed in failures:
         console.print(f"failed: {failed.line}", markup=False)
 

@@ -42,6 +42,7 @@ from knight.runner.jobs import (
     SWEEP_METHODS,
 )
 from knight.tasks import CENSUS, ESTIMATE, FRONTIER
+from knight.tasks.kind import sweep_kinds
 
 __all__ = [
     "BoardRange",
@@ -106,12 +107,14 @@ def _must_be(what: str) -> WrapValidator:
     return _otherwise(lambda value: f"must be {what}, got {value!r}")
 
 
-def _one_of(choices: tuple[str, ...], noun: str) -> AfterValidator:
-    """Accept one of ``choices`` (a ``noun``); refuse anything else, naming the valid ones."""
+def _one_of(choices: tuple[str, ...] | Callable[[], tuple[str, ...]], noun: str) -> AfterValidator:
+    """Accept one of ``choices`` (a ``noun``; a function of no arguments gives them at each check); refuse anything
+    else, naming the valid ones."""
 
     def check(value: Any) -> Any:
-        if value not in choices:
-            raise _problem(f"unknown {noun} {value!r}; choose one of: {', '.join(choices)}")
+        valid = choices() if callable(choices) else choices
+        if value not in valid:
+            raise _problem(f"unknown {noun} {value!r}; choose one of: {', '.join(valid)}")
         return value
 
     return AfterValidator(check)
@@ -192,10 +195,15 @@ class JobFile(_Table):
     ] = Field(default_factory=list, validate_default=True)
 
 
+def sweep_methods() -> tuple[str, ...]:
+    """Every method a sweep may name: the built-in ones, and each registered kind of its own (``KNIGHT_KINDS``)."""
+    return (*SWEEP_METHODS, *(kind.name for kind in sweep_kinds()))
+
+
 class SweepTable(_Table):
     """A ``[[sweep]]`` table: every method's sweep is one, and one naming an unknown method is refused as this."""
 
-    method: Annotated[Any, _one_of(SWEEP_METHODS, "method")]
+    method: Annotated[Any, _one_of(sweep_methods, "method")]
     boards: _Axis[Annotated[Any, AfterValidator(_board_range)]]
     starts: _Starts
     params: Any = None  # each method's model (below) says what its params are
@@ -286,13 +294,32 @@ class FrontierSweep(SweepTable):
     ] = None
 
 
-#: Each method's sweep model (a sweep naming another method is checked by :class:`SweepTable`, which refuses it).
+class KindSweep(SweepTable):
+    """A sweep of a registered kind of its own (:class:`knight.tasks.SweepKind`): its params a table it checks
+    itself when it lists its tasks."""
+
+    # a TOML table as read: the kind checks it when it lists its tasks
+    params: Annotated[dict[str, Any], _must_be("a table of the kind's parameters")] = {}
+    repeats: Annotated[None, _otherwise(lambda _: "does not apply to this kind; give seeds in its params")] = None
+
+
+#: Each built-in method's sweep model (a sweep naming another method is checked by :func:`sweep_model`).
 SWEEP_MODELS: dict[str, type[SweepTable]] = {
     **{method: _tour_sweep(method) for method in METHODS},
     CENSUS: CensusSweep,
     ESTIMATE: EstimateSweep,
     FRONTIER: FrontierSweep,
 }
+
+
+def sweep_model(method: Any) -> type[SweepTable]:
+    """The model that checks a sweep naming ``method`` (:class:`SweepTable` itself refuses an unknown one)."""
+    if not isinstance(method, str):
+        return SweepTable
+    if method in SWEEP_MODELS:
+        return SWEEP_MODELS[method]
+    return KindSweep if method in sweep_methods() else SweepTable
+
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -318,7 +345,7 @@ def checked(model: type[Model], data: Any, where: Where) -> Model:
     if kind == "extra_forbidden":
         where.fail(key, f"unknown key; valid keys: {', '.join((Sample if parent == 'starts' else model).model_fields)}")
     if kind == "missing":
-        needs = f"; every sweep needs boards, starts and method ({', '.join(SWEEP_METHODS)})" if len(loc) == 1 else ""
+        needs = f"; every sweep needs boards, starts and method ({', '.join(sweep_methods())})" if len(loc) == 1 else ""
         where.fail(key, f"missing{needs}")
     if kind == "model_type":
         where.fail(key, f"must be a table {{key = value, ...}}, got {problem['input']!r}")

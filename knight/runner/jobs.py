@@ -77,10 +77,10 @@ import json
 import math
 import random
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from knight.engine import METHODS, Board, InvalidInput
 from knight.engine.board import Square
@@ -90,10 +90,11 @@ from knight.engine.parameters import Params, ParamValue
 from knight.engine.treesize import MAX_ESTIMATE_SQUARES
 from knight.errors import JobError
 from knight.runner.shipped import job_file, shipped_jobs
-from knight.tasks import CENSUS, ESTIMATE, FRONTIER, CensusPlan, EstimateParams, FrontierParams, Task
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER, CensusPlan, EstimateParams, FrontierParams, Task, kind_of
 
 if TYPE_CHECKING:  # the models are loaded when a file is read (knight.runner.jobfile)
     from knight.runner.jobfile import BoardRange, CensusParams, FrontierSweepParams, SweepTable
+    from knight.tasks import SweepKind
 
 __all__ = [
     "START_SETS",
@@ -161,6 +162,7 @@ class Sweep:
     param_grid: tuple[Params, ...]
     plans: tuple[CensusPlan, ...] = ()  # a census sweep's censuses, listed when the file is read
     max_states: int | None = None  # a frontier sweep's state cap (None: the engine's default)
+    listed: tuple[Task, ...] | None = None  # a registered kind's tasks, as it listed them
 
     def censuses(self) -> list[CensusPlan]:
         """The censuses of a census sweep, one per board and parameter set (none for other methods)."""
@@ -168,6 +170,8 @@ class Sweep:
 
     def count(self) -> int:
         """How many tasks the sweep has, counted without listing them (an upper bound: another sweep may share some)."""
+        if self.listed is not None:
+            return len(self.listed)
         if self.method == CENSUS:
             return sum(len(plan.tasks) for plan in self.plans)
         if self.method == FRONTIER:
@@ -178,6 +182,9 @@ class Sweep:
         """Every task of the sweep, in a fixed order: board, then start, then parameters (a census:
         board, parameters, then its units in the order the engine lists them; a frontier count: board, then
         parameters)."""
+        if self.listed is not None:
+            yield from self.listed
+            return
         if self.method == CENSUS:
             for plan in self.censuses():
                 yield from plan.tasks
@@ -264,7 +271,7 @@ def load_job(path: str | Path, *, force: bool = False) -> Job:
 def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job:  # TOML as read: checked below
     """Check the TOML ``data`` of the job file ``path`` and build the :class:`Job`; its size is counted
     before each sweep is expanded, and more than :data:`MAX_TASKS` tasks are refused unless ``force``."""
-    from knight.runner.jobfile import SWEEP_MODELS, JobFile, SweepTable, checked  # pydantic: loaded to read a file
+    from knight.runner.jobfile import JobFile, checked, sweep_model  # pydantic: loaded to read a file
 
     where = _Where(path, None if force else MAX_TASKS)
     job = checked(JobFile, {"name": path.stem, **data}, where)  # the file's stem names it by default
@@ -272,8 +279,7 @@ def parse_job(data: dict[str, Any], path: Path, *, force: bool = False) -> Job: 
     for index, table in enumerate(job.sweep):
         where.prefix = f"sweep[{index}]."
         method = table.get("method")
-        model = SWEEP_MODELS.get(method, SweepTable) if isinstance(method, str) else SweepTable
-        sweep = checked(model, table, where)
+        sweep = checked(sweep_model(method), table, where)
         sweeps.append(_build(sweep, table.get("params", {}), sweep.label or f"sweep {index}", where))
     return Job(job.name, path, job.description, job.source, tuple(sweeps))
 
@@ -308,7 +314,7 @@ class _Where:
 
 def _build(sweep: SweepTable, given: Any, label: str, where: _Where) -> Sweep:
     """The :class:`Sweep` of a checked sweep table (``given``: its params as written, for their order)."""
-    from knight.runner.jobfile import CensusSweep, EstimateSweep, FrontierSweep, Sample
+    from knight.runner.jobfile import CensusSweep, EstimateSweep, FrontierSweep, KindSweep, Sample
 
     boards = _boards(sweep.boards, where)
     starts = sweep.starts
@@ -317,6 +323,8 @@ def _build(sweep: SweepTable, given: Any, label: str, where: _Where) -> Sweep:
     elif isinstance(starts, list):
         starts = tuple(dict.fromkeys(starts))
         _on_board(starts, boards, "starts", where)
+    if isinstance(sweep, KindSweep):
+        return _kind_sweep(sweep.method, sweep.params, boards, starts, label, where)
     if isinstance(sweep, CensusSweep):
         return _census_sweep(sweep.params, boards, starts, label, where)
     if isinstance(sweep, FrontierSweep):
@@ -471,6 +479,19 @@ def _frontier_sweep(params: FrontierSweepParams, boards: tuple[Board, ...], labe
     removed = _removed(params.removed, boards, (), where)
     grid: tuple[Params, ...] = tuple({"closed": closed, "removed": removed} for closed in dict.fromkeys(params.closed))
     return Sweep(label, FRONTIER, boards, "all", grid, max_states=params.max_states)
+
+
+def _kind_sweep(
+    method: str, params: Mapping[str, Any], boards: tuple[Board, ...], starts: Any, label: str, where: _Where
+) -> Sweep:
+    """A sweep of a registered kind of its own: its tasks listed by the kind (which checks its params), counted."""
+    kind = cast("SweepKind", kind_of(method))
+    where.count("boards", _starts(boards, starts))  # at most a task a start, counted before they are listed
+    try:
+        listed = tuple(kind.tasks({board: start_squares(board, starts) for board in boards}, params))
+    except InvalidInput as error:
+        where.fail("params", str(error))
+    return Sweep(label, method, boards, starts, (dict(params),), listed=listed)
 
 
 def frontier_job(board: Board, params: FrontierParams, max_states: int | None = None) -> Job:

@@ -61,12 +61,13 @@ class Outcome(NamedTuple):
     run_id: int | None
 
 
-#: The tasks of the JSON list ``:keys`` that are finished as far as run ``:run`` is concerned: done
-#: (with their result), or given an outcome since the run started.
-_FINISHED = f"""
+def _finished(db: sqlite3.Connection) -> str:
+    """The tasks of the JSON list ``:keys`` that are finished as far as run ``:run`` is concerned: done (with
+    their result), or given an outcome since the run started."""
+    return f"""
 SELECT r.task_key, r.status, r.cause, r.error, r.run_id FROM results r
 WHERE r.task_key IN (SELECT value FROM json_each(:keys))
-  AND (r.finished >= (SELECT started FROM runs WHERE id = :run) OR (r.status = 'done' AND NOT ({integrity.NO_OUTCOME})))
+  AND (r.finished >= (SELECT started FROM runs WHERE id = :run) OR (r.status = 'done' AND NOT ({integrity.no_outcome(db)})))
 """
 
 
@@ -76,7 +77,7 @@ def claim(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> Claimed:
     wanted = json.dumps(asked)
     claimed = Claimed()
     now = time.time()
-    finished = {key for key, *_ in db.execute(_FINISHED, {"keys": wanted, "run": run_id})}
+    finished = {key for key, *_ in db.execute(_finished(db), {"keys": wanted, "run": run_id})}
     owners = {
         key: (owner, pid, host, claimed_at, status)
         for key, owner, pid, host, claimed_at, status in db.execute(
@@ -111,7 +112,7 @@ def claim(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> Claimed:
 
 def outcomes(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> dict[str, Outcome]:
     """The outcome of each task of ``keys`` that is done, or that failed since run ``run_id`` started."""
-    rows = db.execute(_FINISHED, {"keys": json.dumps(list(keys)), "run": run_id})
+    rows = db.execute(_finished(db), {"keys": json.dumps(list(keys)), "run": run_id})
     return {
         key: Outcome(status, None if status == "done" else Failure(failure_cause(cause), error), owner)
         for key, status, cause, error, owner in rows

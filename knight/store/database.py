@@ -41,9 +41,9 @@ from knight.store.records import (
     TourRecord,
 )
 from knight.store.runs import HOST
-from knight.store.schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, schema_version
+from knight.store.schema import PAGE_SIZE, SCHEMA_VERSION, schema_version, statements
 from knight.store.writes import outcome_row, sealed
-from knight.tasks import TaskResult
+from knight.tasks import SweepKind, Task, TaskResult
 
 __all__ = [
     "CLAIM_TIMEOUT",
@@ -225,11 +225,11 @@ class Store:
         A missing table hides the other checks (they read it): once it is made again, they run, and what
         they find is added to ``problems`` and dropped too, so that one repair leaves a sound store."""
         with self.transaction() as db:
-            dropped = integrity.repair(db, problems, SCHEMA)
+            dropped = integrity.repair(db, problems, statements())
             if any(problem.missing_table for problem in problems):
                 found = integrity.all_problems(db)
                 problems.extend(found)
-                dropped += integrity.repair(db, found, SCHEMA)
+                dropped += integrity.repair(db, found, statements())
             return dropped
 
     def integrity(self) -> str:
@@ -249,6 +249,10 @@ class Store:
         Raises :class:`KeyError` when the task has no stored tour, :class:`PathNotKept` when its
         board was too large for the path to be kept."""
         return queries.tour(self.db, task_key)
+
+    def kind_outcomes(self, kind: SweepKind, job: str | None = None) -> list[tuple[Task, Any]]:
+        """The done tasks of a registered kind of its own (:class:`knight.tasks.SweepKind`) with their outcomes."""
+        return queries.kind_outcomes(self.db, kind, job)
 
     def failures(self, job: str | None = None) -> list[FailureRecord]:
         """Failed tasks (of ``job``; of every job when None), by key."""

@@ -27,7 +27,9 @@ from typing import Any
 
 from knight.engine.board import size_text
 from knight.store import definitions, references
-from knight.tasks import CENSUS, ESTIMATE, FRONTIER, TaskResult, validate
+from knight.tasks import CENSUS, ESTIMATE, FRONTIER, kinds
+from knight.tasks.kind import BUILT_IN
+from knight.tasks.tour import TourOutcome, validate_tour
 
 __all__ = [
     "CHECKSUM_FUNCTION",
@@ -43,41 +45,31 @@ __all__ = [
 
 #: The SQL function that computes a row's checksum (registered on every connection to the store).
 CHECKSUM_FUNCTION = "knight_checksum"
-#: Each outcome table with the columns its checksum covers (after ``task_key``).
-OUTCOME_COLUMNS = {
-    "tours": (
-        "length",
-        "full",
-        "closed",
-        "success",
-        "work",
-        "work_unit",
-        "budget_exhausted",
-        "key_directed",
-        "key_undirected",
-        "key_symmetric",
-        "moves",
-    ),
-    "counts": ("tours", "nodes", "seconds"),
-    "frontier_counts": ("tours", "peak_states", "states", "seconds"),
-    "estimates": (
-        "probes",
-        "seed",
-        "node_mean",
-        "node_sd",
-        "tour_mean",
-        "tour_sd",
-        "full_probes",
-        "mean_depth",
-        "checkpoints",
-        "exact_nodes",
-        "exact_tours",
-        "rate_nodes",
-        "rate_seconds",
-    ),
-}
-#: The tables a store must have (a dropped one is damage that ``repair`` recreates).
-TABLES = ("runs", "tasks", "job_tasks", "results", *OUTCOME_COLUMNS, "censuses", "census_tasks", "job_censuses")
+#: The tables a store must have besides the kinds' outcome tables (a dropped one is damage that ``repair`` recreates).
+BASE_TABLES = ("runs", "tasks", "job_tasks", "results", "censuses", "census_tasks", "job_censuses")
+
+
+def outcome_columns(db: sqlite3.Connection | None = None) -> dict[str, tuple[str, ...]]:
+    """Each kind's outcome table with the columns its checksum covers (after ``task_key``), the built-in kinds'
+    first (:func:`knight.tasks.kinds`); with ``db``, another kind's only where the store has its table (a store
+    made before that kind was registered lacks it, and is not damaged)."""
+    present = _tables(db) if db is not None else None
+    return {
+        kind.table: tuple(column.split()[0] for column in kind.columns)
+        for kind in kinds()
+        if present is None or kind.name in BUILT_IN or kind.table in present
+    }
+
+
+def no_outcome(db: sqlite3.Connection, alias: str = "r") -> str:
+    """The SQL condition that the done task of ``results`` row ``alias`` has no outcome row in any kind's table."""
+    return " AND ".join(
+        f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = {alias}.task_key)" for table in outcome_columns(db)
+    )
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def checksum(*values: Any) -> str:
@@ -94,7 +86,7 @@ def register(db: sqlite3.Connection) -> None:
 
 def outcome_checksum_sql(table: str, alias: str = "o") -> str:
     """The SQL expression of the checksum of an outcome row of ``table`` (aliased ``alias``)."""
-    columns = ", ".join(f"{alias}.{column}" for column in ("task_key", *OUTCOME_COLUMNS[table]))
+    columns = ", ".join(f"{alias}.{column}" for column in ("task_key", *outcome_columns()[table]))
     return f"{CHECKSUM_FUNCTION}({columns})"
 
 
@@ -145,9 +137,6 @@ MISSING = "marked done, but its result is missing"
 STRAY = "its stored result has no record of being done (its row in results is gone)"
 #: What a table a writer made again as it opened the store is (:attr:`knight.store.Store.made_again`).
 MADE_AGAIN = "was missing (made again, empty)"
-NO_OUTCOME = " AND ".join(
-    f"NOT EXISTS (SELECT 1 FROM {table} o WHERE o.task_key = r.task_key)" for table in OUTCOME_COLUMNS
-)
 
 
 def recomputed(problem: Problem) -> bool:
@@ -158,8 +147,9 @@ def recomputed(problem: Problem) -> bool:
 
 def missing_tables(db: sqlite3.Connection) -> list[str]:
     """The store's tables that are not there (dropped by hand, or a file cut short)."""
-    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    return [table for table in TABLES if table not in present]
+    present = _tables(db)
+    built_in = [kind.table for kind in kinds() if kind.name in BUILT_IN]
+    return [table for table in (*BASE_TABLES, *built_in) if table not in present]
 
 
 def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Problem]:
@@ -179,12 +169,12 @@ def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Pro
         f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
         f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
         f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
-        for table in OUTCOME_COLUMNS
+        for table in outcome_columns(db)
     ]
     stray = [
         f"SELECT {_TASK}, '{STRAY}' FROM {table} o JOIN tasks t ON t.key = o.task_key "
         "WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.task_key = o.task_key AND r.status = 'done')"
-        for table in OUTCOME_COLUMNS
+        for table in outcome_columns(db)
     ]
     found += _selected(db, [*changed, *stray], room())
     if room() != 0:
@@ -203,7 +193,7 @@ def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Pro
             found.append(_problem(key, method, n, m, row, col, jobs, WRONG_KEY))
     if room() != 0:
         missing = f"SELECT {_TASK}, '{MISSING}' FROM results r JOIN tasks t ON t.key = r.task_key "
-        found += _selected(db, [f"{missing} WHERE r.status = 'done' AND {NO_OUTCOME}"], room())
+        found += _selected(db, [f"{missing} WHERE r.status = 'done' AND {no_outcome(db)}"], room())
     return found
 
 
@@ -224,23 +214,10 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
             continue
         try:
             removed = tuple((int(r), int(c)) for r, c in json.loads(params).get("removed", ()))
-            found = validate(
-                TaskResult(
-                    key,
-                    n,
-                    m,
-                    method,
-                    ok=True,
-                    moves=moves,
-                    length=length,
-                    full=bool(full),
-                    closed=bool(closed),
-                    key_directed=directed,
-                    key_undirected=undirected,
-                    key_symmetric=symmetric,
-                    removed=removed,
-                )
+            stored = TourOutcome(
+                moves, length, bool(full), bool(closed), False, 0, "", False, directed, undirected, symmetric, removed
             )
+            found = validate_tour(stored, n, m, method)
         except (ValueError, TypeError, AttributeError) as error:
             found = f"invalid tour: {error}"
         if found:
@@ -248,19 +225,21 @@ def all_problems(db: sqlite3.Connection) -> list[Problem]:
     return problems
 
 
-def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
+def repair(db: sqlite3.Connection, problems: list[Problem], schema: list[str]) -> int:
     """Drop what ``problems`` name, so that the next run computes it again: the done results of
     damaged tasks with their outcome rows, tasks whose key is wrong, the rows that refer to a task or a census
     the store lacks (the job's next run registers them again), and missing tables (recreated empty, ``schema``
-    being the store's CREATE statements). Returns how many tasks' results (or outcomes) were dropped. Call inside
+    being the store's CREATE statements: :func:`knight.store.schema.statements`). Returns how many tasks' results (or outcomes) were dropped. Call inside
     a write transaction."""
-    for statement in filter(str.strip, schema.split(";")):
+    for statement in schema:
         db.execute(statement)
     before = _with_results(db)
     keys = {problem.key for problem in problems if problem.key}
-    keys |= {key for (key,) in db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND {NO_OUTCOME}")}
+    keys |= {
+        key for (key,) in db.execute(f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND {no_outcome(db)}")
+    }
     dropped = [(key,) for key in sorted(keys)]
-    for table in (*OUTCOME_COLUMNS, "results"):
+    for table in (*outcome_columns(db), "results"):
         db.executemany(f"DELETE FROM {table} WHERE task_key = ?", dropped)
     wrong = [(problem.key,) for problem in problems if problem.what == WRONG_KEY]
     for table in ("census_tasks", "job_tasks", "tasks"):  # the job re-registers them with their right keys
@@ -271,7 +250,7 @@ def repair(db: sqlite3.Connection, problems: list[Problem], schema: str) -> int:
 
 def _with_results(db: sqlite3.Connection) -> int:
     """How many tasks have a result or an outcome row (what a repair drops of them is computed again)."""
-    union = " UNION ".join(f"SELECT task_key FROM {table}" for table in ("results", *OUTCOME_COLUMNS))
+    union = " UNION ".join(f"SELECT task_key FROM {table}" for table in ("results", *outcome_columns(db)))
     return int(db.execute(f"SELECT count(*) FROM ({union})").fetchone()[0])
 
 

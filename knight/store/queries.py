@@ -18,7 +18,17 @@ from knight.errors import PathNotKept
 from knight.store import integrity
 from knight.store.known import KnownFacts
 from knight.store.records import CensusRecord, EstimateRecord, FailureRecord, FrontierRecord, TourRecord
-from knight.tasks import FRONTIER, PATH_KEPT_UP_TO_SQUARES, Failure, FrontierParams, failure_cause, removed_squares
+from knight.tasks import (
+    FRONTIER,
+    PATH_KEPT_UP_TO_SQUARES,
+    Failure,
+    FrontierParams,
+    SweepKind,
+    Task,
+    failure_cause,
+    kinds,
+    removed_squares,
+)
 
 __all__ = [
     "censuses",
@@ -39,7 +49,7 @@ def done_keys(db: sqlite3.Connection) -> set[str]:
     return {
         key
         for (key,) in db.execute(
-            f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND NOT ({integrity.NO_OUTCOME})"
+            f"SELECT r.task_key FROM results r WHERE r.status = 'done' AND NOT ({integrity.no_outcome(db)})"
         )
     }
 
@@ -120,7 +130,7 @@ FROM job_tasks j
 JOIN tasks t ON t.key = j.task_key
 LEFT JOIN results r ON r.task_key = t.key
 LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
-WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN ('census', 'estimate', 'frontier')
+WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN (SELECT value FROM json_each(?))
 GROUP BY j.job, t.n, t.m, t.method, t.group_params
 ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
 """
@@ -135,7 +145,8 @@ def summary(db: sqlite3.Connection, path: Path, job: str | None = None) -> list[
     known = facts.get("summary")  # as noted: the rows below, for the whole store
     if known is not None:
         return [row for row in known if job is None or row["job"] == job]
-    cursor = db.execute(_SUMMARY, (job, job))
+    others = json.dumps([kind.name for kind in kinds() if kind.name != "tour"])  # tours only: every other kind's
+    cursor = db.execute(_SUMMARY, (job, job, others))
     names = [column[0] for column in cursor.description]
     rows = []
     for values in cursor:
@@ -335,3 +346,24 @@ def _jobs(names: str | None) -> tuple[str, ...]:
 def _unit(params: str, n: int, m: int, row: int, col: int) -> CensusUnit:
     """A census unit from its task's row."""
     return CensusUnit.from_dict({**json.loads(params), "n": n, "m": m, "start": (row, col)})
+
+
+def kind_outcomes(db: sqlite3.Connection, kind: SweepKind, job: str | None = None) -> list[tuple[Task, Any]]:
+    """The done tasks of a registered kind of its own (of ``job``, or of every job), each with its outcome as the
+    kind reads it back, in board and start order; none when the store has no table of that kind yet."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if kind.table not in present:
+        return []
+    columns = ", ".join(f"o.{column.split()[0]}" for column in kind.columns)
+    rows = db.execute(
+        f"SELECT t.method, t.params, t.n, t.m, t.start_row, t.start_col, {columns} FROM {kind.table} o "
+        "JOIN tasks t ON t.key = o.task_key JOIN results r ON r.task_key = o.task_key AND r.status = 'done' "
+        "WHERE t.method = ? AND (? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?)) "
+        "ORDER BY t.n, t.m, t.start_row, t.start_col, t.key",
+        (kind.name, job, job),
+    )
+    done = []
+    for method, params, n, m, row, col, *values in rows:
+        task = Task(method, tuple(sorted(json.loads(params).items())), n, m, (row, col))
+        done.append((task, kind.read(tuple(values))))
+    return done

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import sqlite3
 
-__all__ = ["CENSUS_REFERENCES", "TASK_REFERENCES", "drop_orphans", "orphan_censuses", "orphan_tasks"]
+from knight.tasks import kinds
 
-#: The tables whose rows name a task (column ``task_key``), each row meaningless without it.
-TASK_REFERENCES = ("results", "tours", "counts", "frontier_counts", "estimates", "job_tasks", "census_tasks")
+__all__ = ["CENSUS_REFERENCES", "drop_orphans", "orphan_censuses", "orphan_tasks", "task_references"]
 #: The tables whose rows name a census (column ``census_id``); ``census_classes`` may be missing (a store written
 #: before it existed, read without writing: :mod:`knight.store.schema`), and is then passed over.
 CENSUS_REFERENCES = ("census_tasks", "job_censuses", "census_classes")
@@ -25,12 +24,19 @@ _NO_TASK = "NOT EXISTS (SELECT 1 FROM tasks t WHERE t.key = {table}.task_key)"
 _NO_CENSUS = "NOT EXISTS (SELECT 1 FROM censuses c WHERE c.id = {table}.census_id)"
 
 
+def task_references(db: sqlite3.Connection) -> list[str]:
+    """The tables whose rows name a task (column ``task_key``), each row meaningless without it: the results, every
+    kind's outcome table the store has (:func:`knight.tasks.kinds`), the jobs' and the censuses' lists of tasks."""
+    outcomes = tuple(kind.table for kind in kinds())
+    return _present(db, ("results", *outcomes, "job_tasks", "census_tasks"))
+
+
 def orphan_tasks(db: sqlite3.Connection, limit: int | None = None) -> list[tuple[str, str, str | None]]:
     """The task keys that rows refer to but table ``tasks`` lacks: each with the tables that refer to it
     (comma-separated) and the jobs that ask for it (None for none), at most ``limit`` of them."""
     union = " UNION ALL ".join(
         f"SELECT task_key, '{table}' AS name FROM {table} WHERE {_NO_TASK.format(table=table)}"
-        for table in TASK_REFERENCES
+        for table in task_references(db)
     )
     return db.execute(
         f"SELECT o.task_key, group_concat(DISTINCT o.name), "
@@ -53,7 +59,7 @@ def orphan_censuses(db: sqlite3.Connection, limit: int | None = None) -> list[tu
 
 def drop_orphans(db: sqlite3.Connection) -> None:
     """Delete every row that refers to a task or a census the store lacks (inside the caller's transaction)."""
-    for table in TASK_REFERENCES:
+    for table in task_references(db):
         db.execute(f"DELETE FROM {table} WHERE {_NO_TASK.format(table=table)}")
     for table in _present(db, CENSUS_REFERENCES):
         db.execute(f"DELETE FROM {table} WHERE {_NO_CENSUS.format(table=table)}")

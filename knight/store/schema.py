@@ -50,8 +50,9 @@ import sqlite3
 from pathlib import Path
 
 from knight.errors import StoreVersionError
+from knight.tasks import kinds
 
-__all__ = ["MIGRATIONS", "PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version"]
+__all__ = ["MIGRATIONS", "PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version", "statements"]
 
 #: Version 2: paths as start square and moves (``tours.moves``), NULL over PATH_KEPT_UP_TO_SQUARES.
 #: Version 3: census units as tasks (``counts``, ``censuses``, ``census_tasks``, ``job_censuses``).
@@ -82,7 +83,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 #: A store made with another page size keeps its own.
 PAGE_SIZE = 8192
 
-#: Every table and index, each made if missing (a repair makes a dropped one again).
+#: Every table and index but the kinds' outcome tables (:func:`statements` adds those), each made if missing.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, status TEXT NOT NULL,
@@ -100,27 +101,6 @@ CREATE TABLE IF NOT EXISTS results (
     task_key TEXT PRIMARY KEY REFERENCES tasks(key), status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     attempts INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', run_id INTEGER REFERENCES runs(id),
     finished REAL NOT NULL, checksum TEXT, cause TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS tours (
-    task_key TEXT PRIMARY KEY REFERENCES tasks(key), length INTEGER NOT NULL, full INTEGER NOT NULL,
-    closed INTEGER NOT NULL, success INTEGER NOT NULL, work INTEGER NOT NULL, work_unit TEXT NOT NULL,
-    budget_exhausted INTEGER NOT NULL, key_directed TEXT NOT NULL, key_undirected TEXT NOT NULL,
-    key_symmetric TEXT NOT NULL, moves BLOB
-);
-CREATE TABLE IF NOT EXISTS counts (
-    task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
-    nodes INTEGER NOT NULL CHECK (nodes >= 0), seconds REAL NOT NULL CHECK (seconds >= 0)
-);
-CREATE TABLE IF NOT EXISTS frontier_counts (
-    task_key TEXT PRIMARY KEY REFERENCES tasks(key), tours INTEGER NOT NULL CHECK (tours >= 0),
-    peak_states INTEGER NOT NULL CHECK (peak_states >= 0), states INTEGER NOT NULL CHECK (states >= peak_states),
-    seconds REAL NOT NULL CHECK (seconds >= 0)
-);
-CREATE TABLE IF NOT EXISTS estimates (
-    task_key TEXT PRIMARY KEY REFERENCES tasks(key), probes INTEGER NOT NULL CHECK (probes >= 1),
-    seed INTEGER NOT NULL, node_mean REAL NOT NULL, node_sd REAL NOT NULL, tour_mean REAL NOT NULL,
-    tour_sd REAL NOT NULL, full_probes INTEGER NOT NULL, mean_depth REAL NOT NULL, checkpoints TEXT NOT NULL,
-    exact_nodes INTEGER, exact_tours INTEGER, rate_nodes INTEGER, rate_seconds REAL
 );
 CREATE TABLE IF NOT EXISTS censuses (
     id INTEGER PRIMARY KEY, n INTEGER NOT NULL, m INTEGER NOT NULL, closed INTEGER NOT NULL,
@@ -154,6 +134,18 @@ CREATE INDEX IF NOT EXISTS claims_by_run ON claims (run_id);
 """
 
 
+def statements() -> list[str]:
+    """Every CREATE statement of a store: :data:`SCHEMA`'s, and each registered kind's outcome table (its
+    ``task_key`` then :attr:`~knight.tasks.Kind.columns`), each made if missing (a repair makes a dropped one
+    again)."""
+    outcome_tables = [
+        f"CREATE TABLE IF NOT EXISTS {kind.table} (\n    task_key TEXT PRIMARY KEY REFERENCES tasks(key), "
+        f"{', '.join(kind.columns)}\n)"
+        for kind in kinds()
+    ]
+    return [*filter(str.strip, SCHEMA.split(";")), *outcome_tables]
+
+
 def schema_version(db: sqlite3.Connection) -> int | None:
     """The format version of the store open on ``db``: None for an empty file, 0 for a store from
     before versions were recorded (it has tables but no ``user_version``)."""
@@ -174,7 +166,7 @@ def create(db: sqlite3.Connection, path: Path) -> None:
         for statement in MIGRATIONS[version]:
             db.execute(statement)
         version += 1
-    for statement in filter(str.strip, SCHEMA.split(";")):
+    for statement in statements():
         db.execute(statement)
     if schema_version(db) != SCHEMA_VERSION:  # set once: setting it again, even unchanged, rewrites the header
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -14,7 +14,7 @@ from typing import Any
 
 from knight.engine.board import Square
 from knight.store import integrity
-from knight.tasks import EstimateResult, Failure, FailureCause, TaskResult, incomplete, validate
+from knight.tasks import Failure, FailureCause, TaskResult, incomplete, kind_of, validate
 
 __all__ = [
     "ResultRows",
@@ -81,15 +81,15 @@ def register_job(db: sqlite3.Connection, job: str, rows: list[tuple[Any, ...]], 
 
 @dataclass
 class ResultRows:
-    """The rows that store a batch of finished tasks, by table (``done`` and ``failed`` go to ``results``)."""
+    """The rows that store a batch of finished tasks: ``done`` and ``failed`` go to ``results``, each outcome to its
+    kind's table (``outcomes``: table -> rows), rows derived from them (``derived``) over any older ones; ``sealed``
+    names the outcome tables whose checksums are made from the stored rows (table -> task keys)."""
 
     done: list[tuple[str, int, int, float, str | None]] = field(default_factory=list)
     failed: list[tuple[str, int, str, str, int, float]] = field(default_factory=list)
-    tours: list[tuple[Any, ...]] = field(default_factory=list)
-    counts: list[tuple[Any, ...]] = field(default_factory=list)
-    frontier: list[tuple[Any, ...]] = field(default_factory=list)
-    estimates: list[tuple[Any, ...]] = field(default_factory=list)
-    shares: list[tuple[str, int]] = field(default_factory=list)
+    outcomes: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    derived: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    sealed: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def finished(self) -> list[str]:
@@ -107,20 +107,15 @@ def result_rows(run_id: int, results: Iterable[TaskResult], now: float, *, reval
             failure = result.failure or Failure(FailureCause.INVALID, problem)
             rows.failed.append((result.key, result.attempts, failure.cause.value, failure.message, run_id, now))
             continue
-        if result.is_estimate:
-            assert result.estimate is not None  # incomplete() checked it
-            rows.estimates.append(_estimate_row(result.key, result.estimate))
+        kind = kind_of(result.method)
+        row = outcome_row(result)
+        rows.outcomes.setdefault(kind.table, []).append(row)
+        for table, derived in kind.derived(result.key, result.outcome):
+            rows.derived.setdefault(table, []).append(derived)
+        if kind.sealed_when_stored:
+            rows.sealed.setdefault(kind.table, []).append(result.key)
             rows.done.append((result.key, result.attempts, run_id, now, None))  # sealed from the stored row
             continue
-        row = outcome_row(result)
-        if result.is_count:
-            rows.counts.append(row)
-            if result.share is not None:
-                rows.shares.append((result.key, int(result.share)))
-        elif result.is_frontier:
-            rows.frontier.append(row)
-        else:
-            rows.tours.append(row)
         sealed_here = integrity.checksum(*row) if revalidate or not result.checksum else result.checksum
         rows.done.append((result.key, result.attempts, run_id, now, sealed_here))
     return rows
@@ -130,11 +125,10 @@ def write_results(db: sqlite3.Connection, rows: ResultRows) -> int:
     """Write ``rows``; how many rows changed. A done task already stored keeps its first result; a failed one
     is replaced by a later success."""
     before = db.total_changes
-    db.executemany("INSERT OR IGNORE INTO tours VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.tours)
-    db.executemany("INSERT OR IGNORE INTO counts VALUES (?, ?, ?, ?)", rows.counts)
-    db.executemany("INSERT OR IGNORE INTO frontier_counts VALUES (?, ?, ?, ?, ?)", rows.frontier)
-    db.executemany("INSERT OR REPLACE INTO census_shares VALUES (?, ?)", rows.shares)
-    db.executemany(f"INSERT OR IGNORE INTO estimates VALUES ({', '.join('?' * 14)})", rows.estimates)
+    for table, outcomes in rows.outcomes.items():
+        db.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({', '.join('?' * len(outcomes[0]))})", outcomes)
+    for table, derived in rows.derived.items():
+        db.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * len(derived[0]))})", derived)
     db.executemany(
         "INSERT INTO results (task_key, status, attempts, run_id, finished, checksum) "
         "VALUES (?, 'done', ?, ?, ?, ?) "
@@ -151,7 +145,7 @@ def write_results(db: sqlite3.Connection, rows: ResultRows) -> int:
         rows.failed,
     )
     changed = db.total_changes - before
-    integrity.seal(db, {"estimates": [row[0] for row in rows.estimates]})  # their REAL columns: read back
+    integrity.seal(db, rows.sealed)  # their REAL columns: read back
     return changed
 
 
@@ -161,44 +155,18 @@ def record_classes(db: sqlite3.Connection, census_id: int, classes: int) -> None
 
 
 def outcome_row(result: TaskResult) -> tuple[Any, ...]:
-    """The row of ``tours``, ``counts`` or ``frontier_counts`` that stores a done tour or count result, each value
-    as SQLite gives it back (a bool is an integer there, a time a float), so that its checksum is the one readers
-    compute from the stored row."""
-    if result.is_count:
-        assert result.tours is not None  # incomplete() checked it
-        return (result.key, int(result.tours), int(result.nodes), float(result.seconds))
-    if result.is_frontier:
-        counted = result.frontier
-        assert counted is not None  # incomplete() checked it
-        return (
-            result.key,
-            int(counted.tours),
-            int(counted.peak_states),
-            int(counted.states),
-            float(counted.seconds),
-        )
-    return (
-        result.key,
-        int(result.length),
-        int(result.full),
-        int(result.closed),
-        int(result.success),
-        int(result.work),
-        str(result.work_unit),
-        int(result.budget_exhausted),
-        str(result.key_directed),
-        str(result.key_undirected),
-        str(result.key_symmetric),
-        None if result.moves is None else bytes(result.moves),
-    )
+    """The row of its kind's table that stores a done result: its key, then the kind's values as SQLite gives them
+    back (a bool is an integer there, a time a float), so that its checksum is the one readers compute from the
+    stored row."""
+    return (result.key, *kind_of(result.method).row(result.outcome))
 
 
 def sealed(result: TaskResult) -> TaskResult:
     """``result`` with the checksum of the row that will store it, computed where it was made (a worker), so
     that the runner, which stores every result, does not spend its time on it; and a change on the way to the
-    store is caught by :mod:`knight.store.integrity` like one on disk. Estimates and failures are left as they
-    are (an estimate is sealed from its stored row)."""
-    if not result.ok or result.is_estimate:
+    store is caught by :mod:`knight.store.integrity` like one on disk. Failures, and the outcomes of a kind sealed
+    from its stored row, are left as they are."""
+    if not result.ok or kind_of(result.method).sealed_when_stored:
         return result
     return replace(result, checksum=integrity.checksum(*outcome_row(result)))
 
@@ -206,25 +174,3 @@ def sealed(result: TaskResult) -> TaskResult:
 def _squares_text(squares: Iterable[Square]) -> str:
     """Squares as canonical JSON, ``[[row, col], ...]`` in order, for the ``censuses`` table."""
     return json.dumps(sorted([int(row), int(col)] for row, col in squares), separators=(",", ":"))
-
-
-def _estimate_row(key: str, found: EstimateResult) -> tuple[Any, ...]:
-    """A row of the ``estimates`` table."""
-    e = found.estimate
-    checkpoints = json.dumps([[c.probes, c.node_mean, c.node_se, c.tour_mean, c.tour_se] for c in e.checkpoints])
-    return (
-        key,
-        e.probes,
-        e.seed,
-        e.node_mean,
-        e.node_sd,
-        e.tour_mean,
-        e.tour_sd,
-        e.full_probes,
-        e.mean_depth,
-        checkpoints,
-        found.exact_nodes,
-        found.exact_tours,
-        found.rate_nodes,
-        found.rate_seconds,
-    )

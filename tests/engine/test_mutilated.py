@@ -68,7 +68,7 @@ def test_interpreted_and_compiled_searches_agree_with_removed_squares():
 def test_a_tour_without_squares_is_stored_validated_and_rebuilt(tmp_path):
     tour = find_tour(Board(7, 7), (0, 1), "backtrack", order="warnsdorff", removed=[(0, 0), (6, 6)])
     result = TaskResult.from_tour("k", tour)
-    assert result.full and validate(result) == "" and validate(result, tour) == ""
+    assert result.outcome.full and validate(result) == "" and validate(result, tour) == ""
     with Store(tmp_path / "s.sqlite") as store:
         with store.transaction() as db:
             db.execute(

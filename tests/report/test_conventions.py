@@ -86,7 +86,8 @@ def first_tour_nodes(n: int, order: list[tuple[int, int]]) -> int:
 
 def record(tour: Tour) -> TourRecord:
     result = TaskResult.from_tour("test", tour)
-    stored = {f.name: getattr(result, f.name) for f in dataclasses.fields(TourRecord) if hasattr(result, f.name)}
+    fields = {**vars(result.outcome), "n": result.n, "m": result.m, "method": result.method}
+    stored = {f.name: fields[f.name] for f in dataclasses.fields(TourRecord) if f.name in fields}
     return TourRecord(**{**stored, "params": dict(tour.params), "start": tour.start, "jobs": ("test",)})
 
 

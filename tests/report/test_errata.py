@@ -37,7 +37,8 @@ def record(tour: Tour) -> TourRecord:
     """A stored record of an engine's tour, as the store would give it back (its fields those of the task's
     result, as the store writes them)."""
     result = TaskResult.from_tour("test", tour)
-    stored = {f.name: getattr(result, f.name) for f in dataclasses.fields(TourRecord) if hasattr(result, f.name)}
+    fields = {**vars(result.outcome), "n": result.n, "m": result.m, "method": result.method}
+    stored = {f.name: fields[f.name] for f in dataclasses.fields(TourRecord) if f.name in fields}
     return TourRecord(**{**stored, "params": dict(tour.params), "start": tour.start, "jobs": ("test",)})
 
 

@@ -179,7 +179,7 @@ def test_a_count_says_each_row_it_has_swept(caplog: pytest.LogCaptureFixture) ->
     (task,) = frontier_job(Board(4, 5), FrontierParams(closed=False, removed=())).tasks()
     with caplog.at_level("INFO", logger="knight.runner.work"):
         result = run_task(task)
-    assert result.ok and result.frontier is not None and result.frontier.tours == census(Board(4, 5)).total
+    assert result.ok and result.outcome.tours == census(Board(4, 5)).total
     rows = [record.getMessage() for record in caplog.records if "swept" in record.getMessage()]
     assert [line.split(": row ")[1].split(" of ")[0] for line in rows] == ["1", "2", "3", "4", "5"]  # 4 wide, 5 long
     assert all(" of 5 swept, " in line for line in rows)

@@ -238,7 +238,9 @@ def test_a_workers_checksum_is_the_stored_rows_and_a_wrong_one_is_found(tmp_path
     with Store(store) as db:
         db.register_job("tiny", tasks)
         run_id = db.start_run(["tiny"], "process", 1)
-        db.record(run_id, [tour, replace(count, tours=8)])  # the count changed on the way, its seal not
+        db.record(
+            run_id, [tour, replace(count, outcome=replace(count.outcome, tours=8))]
+        )  # the count changed on the way, its seal not
         db.finish_run(run_id, "done", len(tasks), 2)
     done = cli(["verify"], store)
     assert done.returncode != 0 and count_task.key in done.stdout + done.stderr

@@ -39,7 +39,7 @@ def register(store: Store, *boards: tuple[int, int]) -> None:
 
 def test_a_stored_tour_comes_back_square_for_square_and_in_the_report(tmp_path):
     result, tour = result_of(12, 9)
-    assert len(result.moves) == tour.length + 3 and validate(result) == ""
+    assert len(result.outcome.moves) == tour.length + 3 and validate(result) == ""
     with Store(tmp_path / "s.sqlite") as store:
         register(store, (12, 9))
         run = store.start_run(["direct"], "process", 1)
@@ -54,8 +54,8 @@ def test_a_tour_too_large_to_keep_is_stored_without_its_path(tmp_path):
     assert side * side > PATH_KEPT_UP_TO_SQUARES >= (side - 1) ** 2
     big, tour = result_of(side, side)
     small, small_tour = result_of(side - 1, side - 1)
-    assert big.moves is None and small.moves is not None
-    assert validate(big) == "" and big.key_directed == tour.key_directed
+    assert big.outcome.moves is None and small.outcome.moves is not None
+    assert validate(big) == "" and big.outcome.key_directed == tour.key_directed
     with Store(tmp_path / "s.sqlite") as store:
         register(store, (side, side), (side - 1, side - 1))
         store.record(store.start_run(["direct"], "process", 1), [big, small])
@@ -71,14 +71,24 @@ def test_a_tour_too_large_to_keep_is_stored_without_its_path(tmp_path):
     assert records[side - 1].tour().key_directed == small_tour.key_directed
 
 
+def changed(result: TaskResult, **fields: object) -> TaskResult:
+    """``result`` with its tour outcome's ``fields`` changed."""
+    return replace(result, outcome=replace(result.outcome, **fields))
+
+
 @pytest.mark.parametrize(
     "change, problem",
     [
-        (lambda r: replace(r, moves=None), "path is missing"),
-        (lambda r: replace(r, moves=r.moves[:-1]), "does not match its length"),
-        (lambda r: replace(r, moves=r.moves[:4] + bytes([(r.moves[4] + 1) % 8]) + r.moves[5:]), "invalid tour"),
-        (lambda r: replace(r, length=r.length - 1, moves=r.moves[:-1]), "does not match its squares"),
-        (lambda r: replace(r, key_directed="0" * 32), "not the tour its key names"),
+        (lambda r: changed(r, moves=None), "path is missing"),
+        (lambda r: changed(r, moves=r.outcome.moves[:-1]), "does not match its length"),
+        (
+            lambda r: changed(
+                r, moves=r.outcome.moves[:4] + bytes([(r.outcome.moves[4] + 1) % 8]) + r.outcome.moves[5:]
+            ),
+            "invalid tour",
+        ),
+        (lambda r: changed(r, length=r.outcome.length - 1, moves=r.outcome.moves[:-1]), "does not match its squares"),
+        (lambda r: changed(r, key_directed="0" * 32), "not the tour its key names"),
     ],
 )
 def test_validation_catches_a_tampered_result(change, problem):
@@ -92,9 +102,9 @@ def test_a_worker_checks_that_the_stored_form_decodes_to_the_tour_it_built():
     other = replace(result, key="other")
     assert validate(result, tour) == ""
     reversed_moves = encode_path(tour.path[::-1], 8)  # a sound tour, but not the one built
-    assert validate(replace(result, moves=reversed_moves)) != ""  # its key names the other direction
-    assert "does not decode to its squares" in validate(replace(result, moves=reversed_moves), tour)
-    assert "not the tour its key names" in validate(replace(other, key_directed="0" * 32), tour)
+    assert validate(changed(result, moves=reversed_moves)) != ""  # its key names the other direction
+    assert "does not decode to its squares" in validate(changed(result, moves=reversed_moves), tour)
+    assert "not the tour its key names" in validate(changed(other, key_directed="0" * 32), tour)
 
 
 def test_a_store_of_another_version_is_refused_in_one_line(tmp_path):

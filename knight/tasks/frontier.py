@@ -1,0 +1,137 @@
+"""The frontier-count kind: a task that counts every tour of one board at once, by dynamic programming over its
+frontier (:func:`knight.engine.frontier.frontier_count`), and its outcome (table ``frontier_counts``)."""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from knight.engine import Board
+from knight.engine.board import Square, size_text
+from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count
+from knight.engine.parameters import ParamValue
+from knight.tasks.kind import TaskShape
+from knight.tasks.task import FRONTIER, Task, removed_squares
+
+__all__ = ["KIND", "FrontierKind", "FrontierParams", "FrontierResult"]
+
+log = logging.getLogger("knight.runner.work")
+
+
+@dataclass(frozen=True)
+class FrontierParams:
+    """A frontier count's parameters: closed tours (as cycles) or directed open ones, and the squares taken off."""
+
+    closed: bool
+    removed: tuple[Square, ...] = ()
+
+    def __post_init__(self) -> None:  # each square once, in order: one count, one key
+        object.__setattr__(self, "removed", tuple(sorted({(int(row), int(col)) for row, col in self.removed})))
+
+    @classmethod
+    def of(cls, params: Mapping[str, ParamValue]) -> FrontierParams:
+        """The parameters of a frontier task's ``params``; ValueError when ``closed`` is not true or false."""
+        closed = params.get("closed")
+        if not isinstance(closed, bool):
+            raise ValueError(f"a frontier count's closed must be true or false, got {closed!r}")
+        return cls(closed, removed_squares(params))
+
+    def task(self, n: int, m: int, max_states: int | None = None) -> Task:
+        """The task that counts these tours of the n x m board (under the state cap ``max_states``)."""
+        params: tuple[tuple[str, ParamValue], ...] = (("closed", self.closed), ("removed", self.removed))
+        return Task(FRONTIER, params, n, m, (0, 0), max_states=max_states)
+
+    def describe(self, n: int, m: int) -> str:
+        """``5x5 open``, ``6x6 closed less 0,0 5,5``."""
+        less = f" less {' '.join(f'{row},{col}' for row, col in self.removed)}" if self.removed else ""
+        return f"{size_text(n, m)} {'closed' if self.closed else 'open'}{less}"
+
+
+@dataclass(frozen=True)
+class FrontierResult:
+    """What a frontier count found: the board's ``tours`` (directed open tours, or closed tours as cycles, as
+    :class:`~knight.engine.frontier.FrontierCount` counts them), the most frontier states held at once
+    (``peak_states``) and in all (``states``), and the ``seconds`` the count took (timed by the worker)."""
+
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+
+
+class FrontierKind:
+    """Count every tour of a board by the frontier method (see the module's docstring). A count that would pass
+    the task's state cap fails with :class:`~knight.engine.frontier.TooManyStates` (cause ``state-cap``)."""
+
+    name = FRONTIER
+    table = "frontier_counts"
+    columns = (
+        "tours INTEGER NOT NULL CHECK (tours >= 0)",
+        "peak_states INTEGER NOT NULL CHECK (peak_states >= 0)",
+        "states INTEGER NOT NULL CHECK (states >= peak_states)",
+        "seconds REAL NOT NULL CHECK (seconds >= 0)",
+    )
+    sealed_when_stored = False
+
+    def run(self, task: Task) -> FrontierResult:
+        params = task.frontier
+        self.warm()  # a kernel compiled just in time is compiled before the clock starts
+        began = time.perf_counter()
+        width, rows = min(task.n, task.m), max(task.n, task.m)
+
+        def swept(square: int, states: int) -> None:  # a count may take minutes: each row said (knight -v)
+            if square % width == width - 1:
+                row = square // width + 1
+                elapsed = time.perf_counter() - began
+                log.info(
+                    "%s: row %d of %d swept, %s states, %.1f s", task.describe(), row, rows, f"{states:,}", elapsed
+                )
+
+        counted = frontier_count(
+            task.board,
+            closed=params.closed,
+            removed=params.removed,
+            max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
+            compiled=True,
+            progress=swept,
+        )
+        seconds = time.perf_counter() - began
+        log.debug(
+            "task %s (%s): %d tours, peak %d states", task.key, task.describe(), counted.tours, counted.peak_states
+        )
+        return FrontierResult(counted.tours, counted.peak_states, counted.states, seconds)
+
+    def problem(self, outcome: FrontierResult, task: TaskShape) -> str:
+        if (
+            outcome.tours < 0
+            or not 0 <= outcome.peak_states <= outcome.states
+            or not (math.isfinite(outcome.seconds) and outcome.seconds >= 0)
+        ):
+            return "invalid count: a frontier count of zero or more tours, its peak within its states, in seconds"
+        return ""
+
+    def row(self, outcome: FrontierResult) -> tuple[Any, ...]:
+        return (int(outcome.tours), int(outcome.peak_states), int(outcome.states), float(outcome.seconds))
+
+    def derived(self, key: str, outcome: FrontierResult) -> list[tuple[str, tuple[Any, ...]]]:
+        return []
+
+    def warm(self) -> None:
+        _warm()
+
+    def describe(self, task: Task) -> str:
+        return f"frontier {task.frontier.describe(task.n, task.m)}"
+
+
+@cache
+def _warm() -> None:
+    """The frontier's step on a board of a few states, once a process."""
+    frontier_count(Board(3, 4), compiled=True)
+
+
+KIND = FrontierKind()

@@ -1,0 +1,175 @@
+"""What a kind of work is, and the registry that names every kind: the one place the runner, the store and the
+command line look a task's method up.
+
+A :class:`Kind` owns its result type (a frozen dataclass of its own fields), how a worker makes one from a task
+(:meth:`~Kind.run`), what makes one complete (:meth:`~Kind.problem`), and its table in the store (:attr:`~Kind.table`,
+its columns, :meth:`~Kind.row` and :meth:`~Kind.read`). A kind that a job file may name by itself is a
+:class:`SweepKind`: it also expands a sweep into tasks and says how ``knight results`` shows its outcomes.
+
+The built-in kinds are the tour (every method of :data:`knight.engine.METHODS`), the census unit, the frontier count
+and the tree-size estimate; the job file's and ``knight results``' own code serves those four. Another kind is one
+module that calls :func:`register` with its :class:`SweepKind`; ``KNIGHT_KINDS`` (module names, comma-separated)
+imports such modules when the registry is first read, so that ``knight run`` finds them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from knight.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from knight.engine import Board
+    from knight.engine.board import Square
+    from knight.tasks.task import Task
+
+__all__ = ["BUILT_IN", "PLUGINS_VARIABLE", "Kind", "Shown", "SweepKind", "kind_of", "kinds", "register", "sweep_kinds"]
+
+#: The names of the built-in kinds, which the job file's and ``knight results``' own code serves.
+BUILT_IN = ("tour", "census", "frontier", "estimate")
+
+#: Modules to import for the kinds they register (comma-separated module names).
+PLUGINS_VARIABLE = "KNIGHT_KINDS"
+
+
+class Kind(Protocol):
+    """One kind of work: what a worker computes for a task, and how the store keeps it."""
+
+    #: The method name tasks of this kind carry (a tour task's is its engine method's: see :func:`kind_of`).
+    name: str
+    #: The store's table of its outcomes, one row per done task, keyed by ``task_key``.
+    table: str
+    #: That table's columns after ``task_key``, in order, each with its SQL type and constraints
+    #: (``"tours INTEGER NOT NULL"``); their values are checksummed (:mod:`knight.store.integrity`).
+    columns: tuple[str, ...]
+    #: True when a done outcome is sealed from its stored row (its floats read back), not where it was made.
+    sealed_when_stored: bool
+
+    def run(self, task: Task) -> Any:
+        """The task's outcome, computed with the engine; an error it raises fails the task."""
+        ...
+
+    def problem(self, outcome: Any, task: TaskShape) -> str:
+        """What the outcome lacks to be stored ('' when complete): cheap, checked by the store itself."""
+        ...
+
+    def row(self, outcome: Any) -> tuple[Any, ...]:
+        """The values of :attr:`columns`, as SQLite gives them back (a bool an int, a time a float)."""
+        ...
+
+    def derived(self, key: str, outcome: Any) -> list[tuple[str, tuple[Any, ...]]]:
+        """Rows of other tables derived from the outcome (``(table, row)``, written over any older one); most
+        kinds have none."""
+        ...
+
+    def warm(self) -> None:
+        """Load (or compile) the kernels its tasks use, on a small case: before a timed task, or a fork."""
+        ...
+
+    def describe(self, task: Task) -> str:
+        """A short label for a task of this kind (``frontier 6x6 open``)."""
+        ...
+
+
+class TaskShape(Protocol):
+    """The board of a result (its task's): what a completeness check may need of it."""
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def m(self) -> int: ...
+
+
+#: A cell of a kind's table in ``knight results``: text or a number (None: nothing to show).
+Cell = str | int | float | None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How ``knight results`` shows a kind's outcomes: a table's title, headings and rows, and the same rows for
+    ``--json`` (under the title, each row by its headings)."""
+
+    title: str
+    headings: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+    def to_json(self) -> list[dict[str, Cell]]:
+        return [dict(zip(self.headings, row)) for row in self.rows]
+
+
+class SweepKind(Kind, Protocol):
+    """A kind a job file may name (``method = "NAME"``) with its own parameters, and that ``knight results`` shows."""
+
+    def tasks(self, starts: Mapping[Board, list[Square]], params: Mapping[str, Any]) -> Iterable[Task]:
+        """The sweep's tasks: ``starts`` each board of the sweep with its start squares, ``params`` its params
+        table as written; raise :class:`~knight.errors.InvalidInput` (one line) for parameters it refuses."""
+        ...
+
+    def read(self, row: tuple[Any, ...]) -> Any:
+        """The outcome stored as ``row`` (the values of :attr:`columns`)."""
+        ...
+
+    def shown(self, done: list[tuple[Task, Any]]) -> Shown:
+        """Its done tasks and their outcomes, as ``knight results`` shows them."""
+        ...
+
+
+_KINDS: dict[str, Kind] = {}
+_plugins_loaded = False
+
+
+def register(kind: Kind) -> Kind:
+    """Add ``kind`` to the registry under its name (once; a second kind of that name is refused); returns it."""
+    known = _KINDS.get(kind.name)
+    if known is not None and known is not kind:
+        raise InvalidInput(f"two kinds of work are named {kind.name!r}: rename one")
+    if any(other.table == kind.table for other in _KINDS.values() if other is not kind):
+        raise InvalidInput(f"kind {kind.name!r}: table {kind.table!r} is another kind's; give it a table of its own")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def kinds() -> list[Kind]:
+    """Every registered kind, the built-in ones first, in the order they were registered."""
+    _load()
+    return list(_KINDS.values())
+
+
+def kind_of(method: str) -> Kind:
+    """The kind of the tasks of ``method``: a registered kind's name, or any tour method of the engine."""
+    _load()
+    found = _KINDS.get(method)
+    if found is not None:
+        return found
+    from knight.engine import METHODS
+
+    if method in METHODS:
+        return _KINDS["tour"]
+    raise InvalidInput(f"no kind of work is named {method!r}; known: {', '.join(sorted([*_KINDS, *METHODS]))}")
+
+
+def sweep_kinds() -> Iterable[SweepKind]:
+    """The registered kinds a job file may name with parameters of their own (none of the built-in four)."""
+    return [kind for kind in kinds() if hasattr(kind, "tasks") and hasattr(kind, "shown")]  # type: ignore[misc]
+
+
+def _load() -> None:
+    """Register the built-in kinds, then import the modules ``KNIGHT_KINDS`` names (once)."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from knight.tasks import census, estimate, frontier, tour
+
+    for module in (tour, census, frontier, estimate):
+        register(module.KIND)
+    for name in filter(None, (part.strip() for part in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            raise InvalidInput(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {error}") from None

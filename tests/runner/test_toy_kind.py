@@ -1,0 +1,131 @@
+"""A kind of work is one module and one registry line (issue 39, item 1): a toy kind written in a temporary module,
+outside the package, runs end to end — job file, `knight run` on the process pool, the store, `knight results`,
+`knight verify` — with no other file touched. The toy counts a square's knight moves (its degree on the empty
+board), plus a parameter, in a table of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TOY = '''
+"""A toy kind: the degree of each start square on the empty board, plus ``plus``."""
+
+from dataclasses import dataclass
+
+from knight.engine import Board
+from knight.errors import InvalidInput
+from knight.tasks import Shown, Task, register
+
+
+@dataclass(frozen=True)
+class Degree:
+    degree: int
+
+
+class DegreeKind:
+    name = "degree"
+    table = "toy_degrees"
+    columns = ("degree INTEGER NOT NULL CHECK (degree >= 0)",)
+    sealed_when_stored = False
+
+    def tasks(self, starts, params):
+        plus = params.get("plus", 0)
+        if not isinstance(plus, int) or isinstance(plus, bool) or plus < 0:
+            raise InvalidInput(f"plus must be a whole number >= 0, got {plus!r}")
+        return [Task(self.name, (("plus", plus),), b.n, b.m, s) for b, squares in starts.items() for s in squares]
+
+    def run(self, task):
+        return Degree(int(Board(task.n, task.m).accessibility()[task.start]) + dict(task.params)["plus"])
+
+    def problem(self, outcome, task):
+        return "" if outcome.degree >= 0 else "invalid degree"
+
+    def row(self, outcome):
+        return (int(outcome.degree),)
+
+    def read(self, row):
+        return Degree(*row)
+
+    def derived(self, key, outcome):
+        return []
+
+    def warm(self):
+        pass
+
+    def describe(self, task):
+        return f"degree of {task.start} on {task.n}x{task.m}"
+
+    def shown(self, done):
+        rows = tuple((f"{t.n}x{t.m}", f"{t.start[0]},{t.start[1]}", o.degree) for t, o in done)
+        return Shown("degrees", ("board", "start", "degree"), rows)
+
+
+register(DegreeKind())
+'''
+
+JOB = """
+name = "toy"
+[[sweep]]
+boards = [3, 4]
+starts = "all"
+method = "degree"
+params = {plus = 1}
+"""
+
+
+def knight(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KNIGHT_KINDS": "toy_kind", "PYTHONPATH": str(tmp), "KNIGHT_STORE": str(tmp / "s.sqlite")}
+    return subprocess.run(
+        [sys.executable, "-m", "knight", *args], cwd=tmp, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    (tmp_path / "toy_kind.py").write_text(textwrap.dedent(TOY), encoding="utf-8")
+    (tmp_path / "toy.toml").write_text(JOB, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_toy_kind_runs_from_its_job_file_to_the_store_and_the_results(toy: Path) -> None:
+    from knight.engine import Board
+
+    ran = knight(["run", "toy.toml", "--workers", "2", "-q"], toy)
+    assert ran.returncode == 0, ran.stderr
+    shown = knight(["results", "toy", "--json"], toy)
+    assert shown.returncode == 0, shown.stderr
+    rows = json.loads(shown.stdout)["degrees"]
+    expected = [
+        {"board": f"{n}x{n}", "start": f"{r},{c}", "degree": int(Board(n, n).accessibility()[r, c]) + 1}
+        for n in (3, 4)
+        for r in range(n)
+        for c in range(n)
+    ]
+    assert rows == expected
+    assert knight(["verify"], toy).returncode == 0
+    again = knight(["run", "toy.toml", "--json"], toy)  # all stored: nothing runs again
+    assert again.returncode == 0 and json.loads(again.stdout)["ran"] == 0
+    terminal = knight(["results", "toy"], toy).stdout
+    assert "degrees" in terminal and "Sweep results" not in terminal  # its own table, none of the tours
+
+
+def test_a_toy_kinds_bad_params_are_refused_in_one_line(toy: Path) -> None:
+    (toy / "toy.toml").write_text(JOB.replace("plus = 1", "plus = -1"), encoding="utf-8")
+    ran = knight(["run", "toy.toml"], toy)
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1
+    assert "sweep[0].params: plus must be a whole number >= 0, got -1" in ran.stderr
+
+
+def test_without_its_module_the_toy_method_is_unknown(toy: Path) -> None:
+    env = {**os.environ, "KNIGHT_STORE": str(toy / "s.sqlite")}
+    ran = subprocess.run(
+        [sys.executable, "-m", "knight", "run", "toy.toml"], cwd=toy, env=env, capture_output=True, text=True
+    )
+    assert ran.returncode == 2 and "unknown method 'degree'" in ran.stderr
