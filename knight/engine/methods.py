@@ -21,13 +21,22 @@ __all__ = ["Method", "METHODS", "check_parameters", "find_tour"]
 
 @dataclass(frozen=True)
 class Method:
-    """A named way to build a tour: what it does, where it comes from, and its parameters (by name)."""
+    """A named way to build a tour: what it does, where it comes from, and its parameters (by name); and what the
+    other layers say of it, here once: its name in prose (``label``), whether it makes only full tours
+    (``full_only``: it fails rather than stop short), how a student names a closed tour it made
+    (``closed_tour``, '' when it makes none), whether a set of its parameters takes a random seed (``seeded``)
+    and whether the grader tries it on a hand-in (``graded``: not a method that searches on, board by board)."""
 
     name: str
     summary: str
     reference: str
     parameters: dict[str, Parameter]
     build: Callable[..., Tour]
+    label: str
+    full_only: bool = False
+    closed_tour: str = ""
+    seeded: Callable[[Params], bool] = lambda params: False
+    graded: bool = True
 
     def defaults(self) -> Params:
         """The parameter values a job fills in when it does not give them (see :attr:`Parameter.keyed`)."""
@@ -52,6 +61,7 @@ METHODS: dict[str, Method] = {
             "Deitel 7.24, first script",
             {},
             naive_tour,
+            label="first legal move",
         ),
         Method(
             "static",
@@ -59,6 +69,7 @@ METHODS: dict[str, Method] = {
             "Deitel 7.24, accessibility heuristic without its note",
             {},
             static_tour,
+            label="static table",
         ),
         Method(
             "warnsdorff",
@@ -69,6 +80,8 @@ METHODS: dict[str, Method] = {
                 _seed("seed of the random tie-break"),
             ),
             warnsdorff_tour,
+            label="Warnsdorff",
+            seeded=lambda params: params.get("tie") == "random",
         ),
         Method(
             "random-walk",
@@ -76,6 +89,8 @@ METHODS: dict[str, Method] = {
             "the naive knight choosing at random; the probe of Knuth 1975",
             _by_name(_seed("seed of the walk")),
             random_walk_tour,
+            label="random walk",
+            seeded=lambda params: True,
         ),
         Method(
             "backtrack",
@@ -94,6 +109,9 @@ METHODS: dict[str, Method] = {
                 ),
             ),
             backtrack_tour,
+            label="backtracking",
+            full_only=True,
+            closed_tour="a closed tour found by backtracking",
         ),
         Method(
             "parberry",
@@ -102,6 +120,9 @@ METHODS: dict[str, Method] = {
             "Parberry 1997, Discrete Applied Mathematics 73; the Eiffel text's join property",
             {},
             parberry_tour,
+            label="Parberry",
+            full_only=True,
+            closed_tour="Parberry's closed tour",
         ),
         Method(
             "find",
@@ -110,6 +131,8 @@ METHODS: dict[str, Method] = {
             "Schwenk 1991; Conrad et al. 1994; Parberry 1997; Pósa 1976",
             _by_name(Parameter("budget", int, FIND_BUDGET, "most nodes of the exhaustive search", minimum=1)),
             find_tour_from,
+            label="a tour wherever one exists",
+            graded=False,
         ),
     )
 }

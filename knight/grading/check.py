@@ -7,12 +7,14 @@ board, onto a square already visited, or onto a number written twice or missing.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypedDict
 
 from knight.engine import Board, InvalidInput
 from knight.engine.board import HORIZONTAL, VERTICAL, Square, is_knight_move
+from knight.engine.parameters import Params, ParamValue
 from knight.engine.tour import Tour
 from knight.grading.formats import MAX_BOARD_SQUARES, Submission, square_name
 
@@ -378,29 +380,39 @@ _PATHS: dict[tuple[int, int, Square, str], tuple[int, ...]] = {}
 
 
 def _specs() -> list[tuple[str, str, dict]]:
-    """(description, method, parameters) of every tour tried, the likeliest first."""
-    from knight.engine import TIE_BREAKS
+    """(description, method, parameters) of every tour tried: each method the grader tries
+    (:attr:`~knight.engine.methods.Method.graded`), with every value of each parameter that has choices or is true
+    or false, its budget :data:`BACKTRACK_BUDGET`, and the :data:`SEEDS` where its parameters take a seed; the
+    likeliest first (the deterministic tours, then the seeded ones), in the engine's order of methods."""
+    from knight.engine import METHODS
 
-    specs: list[tuple[str, str, dict]] = [
-        ("the naive knight (first legal move in move order)", "naive", {}),
-        ("the static accessibility table", "static", {}),
-    ]
-    specs += [(f"Warnsdorff with ties by {tie}", "warnsdorff", {"tie": tie}) for tie in TIE_BREAKS if tie != "random"]
-    specs += [
-        (f"Warnsdorff with random ties, seed {seed}", "warnsdorff", {"tie": "random", "seed": seed}) for seed in SEEDS
-    ]
-    specs += [("Parberry's divide and conquer", "parberry", {})]
-    specs += [
-        (
-            f"backtracking ({order} order{', closed' if closed else ''})",
-            "backtrack",
-            {"order": order, "closed": closed, "budget": BACKTRACK_BUDGET},
-        )
-        for order in ("plain", "warnsdorff")
-        for closed in (False, True)
-    ]
-    specs += [(f"the random walk, seed {seed}", "random-walk", {"seed": seed}) for seed in SEEDS]
-    return specs
+    specs: list[tuple[str, str, dict]] = []
+    seeded: list[tuple[str, str, dict]] = []
+    for method in METHODS.values():
+        if not method.graded:
+            continue
+        axes: dict[str, list[ParamValue]] = {
+            name: list(p.choice_names()) if p.choices else [False, True]
+            for name, p in method.parameters.items()
+            if p.choices or p.kind is bool
+        }
+        fixed: Params = {"budget": BACKTRACK_BUDGET} if "budget" in method.parameters else {}
+        for values in itertools.product(*axes.values()):
+            params: Params = {**dict(zip(axes, values)), **fixed}
+            if method.seeded(params):
+                seeded += [
+                    (_described(method.label, {**params, "seed": s}), method.name, {**params, "seed": s}) for s in SEEDS
+                ]
+            else:
+                specs.append((_described(method.label, params), method.name, params))
+    return specs + seeded
+
+
+def _described(label: str, params: dict) -> str:
+    """``Warnsdorff (tie first)``, ``backtracking (closed, order warnsdorff)``: a method and its parameters."""
+    said = [name if value is True else f"{name} {value}" for name, value in params.items() if value is not False]
+    said = [text for text in said if not text.startswith("budget ")]
+    return f"{label} ({', '.join(said)})" if said else label
 
 
 def _candidates(board: Board, start: Square, follows_rule: bool, full: bool) -> Iterator[tuple[str, tuple[int, ...]]]:
@@ -409,12 +421,12 @@ def _candidates(board: Board, start: Square, follows_rule: bool, full: bool) -> 
     Warnsdorff's tours always follow the rule (tested), so they are skipped for a tour that does
     not; backtracking and Parberry only make full tours.
     """
-    from knight.engine import find_tour
+    from knight.engine import METHODS, find_tour
 
     for label, method, params in _specs():
         if method == "warnsdorff" and not follows_rule:
             continue
-        if method in ("backtrack", "parberry") and not full:
+        if METHODS[method].full_only and not full:
             continue
         key = (board.n, board.m, start, label)
         path = _PATHS.get(key)

@@ -404,8 +404,8 @@ def _at_most(boards: tuple[Board, ...], squares: int, what: str, where: _Where) 
 
 
 def _seeded(method: str, params: Params) -> bool:
-    """True for the parameter sets that take a random seed: the random walk and random ties."""
-    return method == RANDOM_WALK or params.get("tie") == "random"
+    """True for the parameter sets that take a random seed (the method says: the random walk, random ties)."""
+    return METHODS[method].seeded(params)
 
 
 def _grid(

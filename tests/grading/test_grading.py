@@ -275,13 +275,13 @@ def test_rule_broken_names_the_step_and_the_allowed_squares():
     result = check(parse_text(write(tour.board, tour.squares, "array", "spaces")))
     assert result.rule_followed is False and result.rule_broken_at == 2
     assert result.rule_chosen not in result.rule_allowed
-    assert result.reproduced_by.startswith("the naive knight")
+    assert result.reproduced_by.startswith("first legal move")
 
 
 def test_reproduced_by_warnsdorff_random_ties_and_assigned_exercise():
     tour = find_tour(Board(6, 6), (2, 1), "warnsdorff", tie="random", seed=42)
     result = check(parse_text(write(tour.board, tour.squares, "pairs", "zero-lines")), board=Board(6, 6), start=(0, 0))
-    assert result.reproduced_by == "Warnsdorff with random ties, seed 42 from (2, 1)"
+    assert result.reproduced_by == "Warnsdorff (tie random, seed 42) from (2, 1)"
     assert result.assigned is False and "starts at (2, 1)" in result.assigned_note
 
 

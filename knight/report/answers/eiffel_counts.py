@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from knight.engine import METHODS
 from knight.engine.diagrams import heat_label_size, heat_map_svg
 from knight.errors import MissingData
 from knight.report.answers.common import StoreData, agreement
@@ -18,7 +19,6 @@ from knight.report.text import board_text, duration
 __all__ = [
     "CLOSED_TOURS_8X8",
     "LITERATURE",
-    "METHOD_NAMES",
     "AllTours",
     "ExactCount",
     "LiteratureCount",
@@ -30,14 +30,6 @@ __all__ = [
 #: the first of its eight moves as it lists them), and in Deitel's (ties to the lowest move number) beside it.
 HOMEWORK_RULE = "Warnsdorff (homework ties)"
 DEITEL_ORDER_RULE = "Warnsdorff (first ties)"
-#: How the key names the methods in prose.
-METHOD_NAMES = {
-    "naive": "first legal move",
-    "static": "static table",
-    "random-walk": "random walk",
-    "backtrack": "backtracking",
-    "parberry": "Parberry",
-}
 
 
 @dataclass(frozen=True)
@@ -207,7 +199,7 @@ def eiffel_all(data: StoreData) -> AllTours:
         by_method: dict[str, set[str]] = {}
         for r in full:
             name = (
-                METHOD_NAMES.get(r.method, r.method)
+                (METHODS[r.method].label if r.method in METHODS else r.method)
                 if r.method != "warnsdorff"
                 else f"Warnsdorff ({r.params['tie']} ties)"
             )

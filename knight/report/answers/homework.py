@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from knight.engine import TIE_BREAKS, Board
+from knight.engine import METHODS, TIE_BREAKS, Board
 from knight.engine.board import Square
 from knight.engine.diagrams import starts_map_svg
 from knight.engine.greedy import HOMEWORK_MOVES
@@ -452,8 +452,8 @@ def _way_words(method: str) -> str:
     """How a tour from a square was found, in a student's words (the engine's record names the method)."""
     if method.startswith("closed tour (") and method.endswith(") walked from the start"):
         made_by = method[len("closed tour (") : -len(") walked from the start")]
-        closed = {"parberry": "Parberry's closed tour", "backtrack": "a closed tour found by backtracking"}
-        return f"by walking {closed.get(made_by, 'a closed tour')} of the board from the square"
+        closed = METHODS[made_by].closed_tour if made_by in METHODS else ""
+        return f"by walking {closed or 'a closed tour'} of the board from the square"
     return {
         "Warnsdorff with rotations": "by Warnsdorff's rule with Pósa's rotations",
         "pruned search": "by an exhaustive search",
