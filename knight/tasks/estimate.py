@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from knight.engine import Board, backtrack_tour
+from knight.engine import Board
 from knight.engine.board import Square, size_text
 from knight.engine.parameters import ParamValue
-from knight.engine.treesize import TreeEstimate, knuth_estimate, plain_tree
+from knight.engine.treesize import TreeEstimate
 from knight.tasks.kind import TaskShape
 from knight.tasks.task import ESTIMATE, Task, rate_of
 
@@ -106,6 +106,8 @@ class EstimateKind:
     sealed_when_stored = True
 
     def run(self, task: Task) -> EstimateResult:
+        from knight.engine.treesize import knuth_estimate, plain_tree  # lazily: the workers' alone
+
         board, params = task.board, task.estimate
         estimate = knuth_estimate(board, task.start, params.probes, params.seed, compiled=True)
         exact = plain_tree(board, task.start, compiled=True) if board.size <= EXACT_TREE_UP_TO else None
@@ -158,6 +160,8 @@ def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_
     """Time plain backtracking (move order, first tour; :func:`~knight.engine.backtrack_tour`) from
     ``start`` for ``nodes`` nodes, ``runs`` times; return the fastest run's ``(nodes, seconds)`` (fewer
     nodes when it found a tour sooner)."""
+    from knight.engine.backtrack import backtrack_tour
+
     best: tuple[int, float] | None = None
     for _ in range(runs):
         began = time.perf_counter()
@@ -172,6 +176,9 @@ def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_
 @cache
 def _warm() -> None:
     """The probes, the exact tree (the census kernel) and the timed search, once a process."""
+    from knight.engine.backtrack import backtrack_tour
+    from knight.engine.treesize import knuth_estimate, plain_tree
+
     knuth_estimate(Board(5, 5), (0, 0), 10, compiled=True)
     plain_tree(Board(3, 4), (0, 0), compiled=True)
     backtrack_tour(Board(6, 6), (0, 0), budget=1000, compiled=True)

@@ -13,7 +13,6 @@ from typing import Any
 
 from knight.engine import Board
 from knight.engine.board import Square, size_text
-from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count
 from knight.engine.parameters import ParamValue
 from knight.tasks.kind import TaskShape
 from knight.tasks.task import FRONTIER, Task, removed_squares
@@ -79,6 +78,8 @@ class FrontierKind:
     sealed_when_stored = False
 
     def run(self, task: Task) -> FrontierResult:
+        from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count  # lazily: the workers' alone
+
         params = task.frontier
         self.warm()  # a kernel compiled just in time is compiled before the clock starts
         began = time.perf_counter()
@@ -131,6 +132,8 @@ class FrontierKind:
 @cache
 def _warm() -> None:
     """The frontier's step on a board of a few states, once a process."""
+    from knight.engine.frontier import frontier_count
+
     frontier_count(Board(3, 4), compiled=True)
 
 

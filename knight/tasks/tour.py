@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from knight.engine import Board, Tour, find_tour
+from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
 from knight.engine.codec import decode_path, encode_path, encoded_size
 from knight.errors import InvalidInput
@@ -86,6 +86,8 @@ class TourKind:
     sealed_when_stored = False
 
     def run(self, task: Task) -> TourOutcome:
+        from knight.engine.methods import find_tour  # lazily: a store that only reads needs no method
+
         tour = find_tour(task.board, task.start, task.method, compiled=True, **task.params_dict)
         log.debug("task %s (%s): %d squares%s", task.key, task.describe(), tour.length, ", full" if tour.full else "")
         outcome = TourOutcome.of(tour)
@@ -134,6 +136,8 @@ class TourKind:
 
 def warm_method(method: str) -> None:
     """Run the tour method ``method`` once on a small board, so that its kernels are loaded (or compiled)."""
+    from knight.engine.methods import find_tour
+
     # 6 x 6 is small and every method takes it (Parberry's smallest board); a search needs only a taste.
     find_tour(Board(6, 6), (0, 0), method, compiled=True, **({"budget": 1000} if method == "backtrack" else {}))
 
