@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_MAX_STATES",
     "MAX_STATES",
     "FrontierCount",
+    "FrontierProgress",
     "TooManyStates",
     "frontier_count",
     "frontier_count_reference",
@@ -90,6 +91,22 @@ class FrontierCount:
     peak_states: int
     states: int
     removed: tuple[Square, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrontierProgress:
+    """Where a compiled count stands after a row of its sweep: the last square swept (row-major along the longer
+    side), the frontier's states as ``(state, ways)`` pairs, the tours completed so far (``ways``: paths, as
+    :func:`finish_count` takes them), the most states held at once and in all, and the growth guessed for the
+    next step. Given back to :func:`frontier_count` (``resume``), the count goes on from the next square and gives
+    what it would have given without the stop: a long count survives its process."""
+
+    square: int
+    states: np.ndarray
+    ways: int
+    peak: int
+    total: int
+    growth: float
 
 
 @dataclass(frozen=True)
@@ -423,6 +440,8 @@ def frontier_count(
     max_states: int = DEFAULT_MAX_STATES,
     compiled: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_row: Callable[[FrontierProgress], None] | None = None,
+    resume: FrontierProgress | None = None,
 ) -> FrontierCount:
     """Count every tour of ``board`` exactly by dynamic programming over its frontier (see the module).
 
@@ -435,6 +454,9 @@ def frontier_count(
     compiled : force the compiled (True) or interpreted (False) kernel; see :mod:`knight.engine.kernel`.
     progress : called after each square swept with its index (row-major along the longer side) and the
         states then held: how the states grow row by row.
+    on_row : called after each row but the last with where the count stands (:class:`FrontierProgress`), for
+        the caller to keep (a checkpoint); its ``states`` are the count's own: copy them to keep them.
+    resume : where an earlier count of this board stood (as ``on_row`` gave it): go on from there.
 
     Returns a :class:`FrontierCount`: the tours, counted as :func:`knight.engine.census.census` counts them
     (its ``total`` for open tours, its ``cycles`` for closed), and the peak number of states.
@@ -458,9 +480,13 @@ def frontier_count(
     out = np.zeros(2, dtype=np.int64)
     ways = peak = total = 0
     growth = 4.0  # the next step's states per state, guessed from the last step's
+    first = 0
+    if resume is not None:
+        states, ways, peak, total, growth = resume.states, resume.ways, resume.peak, resume.total, resume.growth
+        first = resume.square + 1
     mirrored = np.array(layout.mirrored(), dtype=np.int64)
     most = table_slots(max_states)  # a table that holds the cap: never larger, so memory stays bounded by it
-    for square in range(layout.squares):
+    for square in range(first, layout.squares):
         if float(states[1::2].sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
             raise InvalidInput(f"counting {board} would pass 2^63 ways to a frontier: too large a board")
         moves = np.array(layout.back_moves(square), dtype=np.int64)
@@ -512,4 +538,6 @@ def frontier_count(
         peak, total = max(peak, stored), total + stored
         if progress is not None:
             progress(square, stored)
+        if on_row is not None and square % layout.width == layout.width - 1 and square < layout.squares - 1:
+            on_row(FrontierProgress(square, states, ways, peak, total, growth))
     return finish_count(board, closed, ways, removed, peak, total)

@@ -13,6 +13,7 @@ import gc
 import logging
 import time
 from contextlib import closing
+from dataclasses import replace
 
 from knight.runner.executors import Executor
 from knight.runner.jobs import Job
@@ -33,7 +34,8 @@ from knight.runner.sweep import (
     work_tracker,
 )
 from knight.store import Store
-from knight.tasks import Task, TaskResult
+from knight.tasks import Task, TaskResult, kind_of
+from knight.tasks.checkpoint import CHECKPOINTS_SUFFIX, Checkpoints
 
 __all__ = ["MAX_POLL_SECONDS", "POLL_SECONDS", "RunSession"]
 
@@ -104,7 +106,7 @@ class RunSession:
     def begin(self, done: set[str]) -> None:
         """Record the run in the store (before the work: outcomes since count) and order what is left to run."""
         run_id = self.store.start_run([job.name for job in self.jobs], self.options.executor, self.workers)
-        self.pending = biggest_first(task for key, task in self.tasks.items() if key not in done)
+        self.pending = biggest_first(self.checkpointed(task) for key, task in self.tasks.items() if key not in done)
         self.here = self.options.runs_here(self.pending)
         total, workers = len(self.tasks), 0 if self.here else self.workers
         self.summary = RunSummary(run_id, total, total - len(self.pending), workers=workers)
@@ -149,12 +151,21 @@ class RunSession:
         granted = claim_keys(self.store, self.summary.run_id, [task.key for task in chunk]).granted
         return [task for task in chunk if task.key in granted]
 
+    def checkpointed(self, task: Task) -> Task:
+        """``task`` with the folder beside the store where it keeps its checkpoints, if its kind keeps any."""
+        if not kind_of(task.method).checkpoints:
+            return task
+        return replace(task, checkpoints=f"{self.store.path}{CHECKPOINTS_SUFFIX}")
+
     def record(self, results: list[TaskResult]) -> None:
-        """Store a chunk's results and count them in the summary and the progress."""
+        """Store a chunk's results and count them in the summary and the progress; a stored task's checkpoint
+        goes (not before: a run killed between the count and its storing goes on from the checkpoint)."""
         self.store.record(self.summary.run_id, results)
         self.summary.ran += len(results)
         for result in results:
             self.unfinished.discard(result.key)
+            if result.ok and kind_of(result.method).checkpoints:
+                Checkpoints(self.checkpointed(self.tasks[result.key])).done()
             if not result.ok:
                 self.summary.failed += 1
                 self.summary.failures.append(f"{self.tasks[result.key].describe()}: {result.error}")

@@ -59,6 +59,7 @@ class CensusKind:
         "nodes INTEGER NOT NULL CHECK (nodes >= 0)",
         "seconds REAL NOT NULL CHECK (seconds >= 0)",
     )
+    checkpoints = False
     sealed_when_stored = False
 
     def run(self, task: Task) -> UnitCount:

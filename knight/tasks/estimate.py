@@ -103,6 +103,7 @@ class EstimateKind:
         "rate_nodes INTEGER",
         "rate_seconds REAL",
     )
+    checkpoints = False
     sealed_when_stored = True
 
     def run(self, task: Task) -> EstimateResult:

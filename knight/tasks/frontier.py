@@ -75,12 +75,15 @@ class FrontierKind:
         "states INTEGER NOT NULL CHECK (states >= peak_states)",
         "seconds REAL NOT NULL CHECK (seconds >= 0)",
     )
+    checkpoints = True
     sealed_when_stored = False
 
     def run(self, task: Task) -> FrontierResult:
         from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count  # lazily: the workers' alone
+        from knight.tasks.checkpoint import Checkpoints
 
         params = task.frontier
+        checkpoints = Checkpoints(task)
         self.warm()  # a kernel compiled just in time is compiled before the clock starts
         began = time.perf_counter()
         width, rows = min(task.n, task.m), max(task.n, task.m)
@@ -100,8 +103,10 @@ class FrontierKind:
             max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
             compiled=True,
             progress=swept,
+            on_row=checkpoints.keep,
+            resume=checkpoints.last(),
         )
-        seconds = time.perf_counter() - began
+        seconds = time.perf_counter() - began + checkpoints.before  # the runs before this one's too
         log.debug(
             "task %s (%s): %d tours, peak %d states", task.key, task.describe(), counted.tours, counted.peak_states
         )

@@ -48,6 +48,9 @@ class Kind(Protocol):
     columns: tuple[str, ...]
     #: True when a done outcome is sealed from its stored row (its floats read back), not where it was made.
     sealed_when_stored: bool
+    #: True when a long task of this kind keeps where it stands in :attr:`Task.checkpoints
+    #: <knight.tasks.Task.checkpoints>` and a task run again goes on from there.
+    checkpoints: bool
 
     def run(self, task: Task) -> Any:
         """The task's outcome, computed with the engine; an error it raises fails the task."""

@@ -74,7 +74,7 @@ class Task:
     A frontier count (method :data:`FRONTIER`) counts the whole board from no square in particular (its start is
     ``(0, 0)``); its parameters are ``closed`` and ``removed`` (:attr:`frontier`). Its state cap, ``max_states``,
     says how far a run may go, not what it counts: it is no parameter, and not in the key, so that a count made
-    under one cap is found again under any other (None: the engine's default).
+    under one cap is found again under any other (None: the engine's default); so is ``checkpoints``.
     """
 
     method: str
@@ -84,6 +84,9 @@ class Task:
     start: Square
     key: str = field(init=False, repr=False, compare=False)
     max_states: int | None = field(default=None, compare=False)
+    #: Where a kind that checkpoints a long task (:attr:`~knight.tasks.Kind.checkpoints`) keeps where it stands,
+    #: so that a killed run goes on from there: a folder the runner names beside the store (None: nowhere).
+    checkpoints: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         # Computed once, here (a sweep makes tens of thousands of tasks, each wanting its key).

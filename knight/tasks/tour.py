@@ -83,6 +83,7 @@ class TourKind:
         "key_symmetric TEXT NOT NULL",
         "moves BLOB",
     )
+    checkpoints = False
     sealed_when_stored = False
 
     def run(self, task: Task) -> TourOutcome:

@@ -176,3 +176,29 @@ def test_the_compiled_state_cap_stops_the_count() -> None:
 def test_six_by_seven_closed_as_graphillion_counts() -> None:
     # about 3 s since dead states are dropped at once (20 s before)
     assert frontier_count(Board(6, 7), closed=True, compiled=True).tours == 1_067_638
+
+
+@pytest.mark.parametrize(
+    "n, m, closed, removed",
+    [(5, 5, False, ()), (6, 6, True, ()), (5, 6, False, ((0, 0),)), (4, 7, False, ())],
+)
+def test_a_count_resumed_from_any_row_gives_the_same_count(
+    n: int, m: int, closed: bool, removed: tuple[tuple[int, int], ...]
+) -> None:
+    """Issue 40: a count goes on from where an earlier one stood after a row (a checkpoint) and gives the same
+    tours, peak and states in all; the progress it is given is only read (the caller may keep it)."""
+    from knight.engine.frontier import FrontierProgress
+
+    board = Board(n, m)
+    kept: list[FrontierProgress] = []
+
+    def keep(at: FrontierProgress) -> None:
+        kept.append(FrontierProgress(at.square, at.states.copy(), at.ways, at.peak, at.total, at.growth))
+
+    whole = frontier_count(board, closed=closed, removed=removed, compiled=True, on_row=keep)
+    assert len(kept) == max(n, m) - 1  # after every row but the last
+    for at in kept:
+        saved = at.states.copy()
+        resumed = frontier_count(board, closed=closed, removed=removed, compiled=True, resume=at)
+        assert resumed == whole
+        assert np.array_equal(at.states, saved)

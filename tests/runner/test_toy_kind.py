@@ -34,6 +34,7 @@ class DegreeKind:
     table = "toy_degrees"
     columns = ("degree INTEGER NOT NULL CHECK (degree >= 0)",)
     sealed_when_stored = False
+    checkpoints = False
 
     def tasks(self, starts, params):
         plus = params.get("plus", 0)
