@@ -211,7 +211,7 @@ def results(
                 "censuses": [row.to_json() for row in counted],
                 "frontier_counts": [row.to_json() for row in frontier],
                 "estimates": [estimate_json(estimate) for estimate in estimates],
-                **{shown.title: shown.to_json() for shown in others},  # each registered kind of its own
+                **{shown.title: shown.to_json() for shown in others if shown.headings},  # each kind of its own
                 "failures": [_failure_json(failed) for failed in failures],
             }
         )
@@ -237,21 +237,27 @@ def _failure_json(failed: FailureRecord) -> dict[str, str | int]:
 
 def _shown_table(shown: Shown) -> str:
     """A kind's :class:`~knight.tasks.Shown` as a table fitted to the terminal: text cells on the left, numbers
-    with thousands separators."""
+    with thousands separators (only its title when it has no rows)."""
+    if not shown.rows:
+        return shown.title
     cells = [{h: f"{v:,}" if isinstance(v, int) else str(v) for h, v in zip(shown.headings, row)} for row in shown.rows]
     text = [h for i, h in enumerate(shown.headings) if any(isinstance(row[i], str) for row in shown.rows)]
     return _fitted(_console(), shown.title, {h: h for h in shown.headings}, cells, left=text)
 
 
 def _other_kinds(opened: Store, job: str | None) -> list[Shown]:
-    """How each registered kind of its own (``KNIGHT_KINDS``) shows its done tasks, for those that have some."""
-    from knight.tasks.kind import sweep_kinds
+    """How each registered kind of its own (``KNIGHT_KINDS``) shows its done tasks, for those that have some; a
+    kind whose outcomes the store holds but whose module is not loaded here, as a title that says so."""
+    from knight.tasks.kind import Shown, kinds, sweep_kinds
 
     shown = []
     for kind in sweep_kinds():
         done = opened.kind_outcomes(kind, job)
         if done:
             shown.append(kind.shown(done))
+    known = {kind.name for kind in kinds()}
+    for name in sorted(set(opened.stored_kinds()) - known):
+        shown.append(Shown(f"results of kind {name!r}, whose module is not loaded: name it in KNIGHT_KINDS", (), ()))
     return shown
 
 

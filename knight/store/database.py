@@ -254,6 +254,10 @@ class Store:
         """The done tasks of a registered kind of its own (:class:`knight.tasks.SweepKind`) with their outcomes."""
         return queries.kind_outcomes(self.db, kind, job)
 
+    def stored_kinds(self) -> list[str]:
+        """The kinds other than the built-in four whose outcomes the store holds, loaded here or not."""
+        return sorted(integrity.stored_kinds(self.db))
+
     def failures(self, job: str | None = None) -> list[FailureRecord]:
         """Failed tasks (of ``job``; of every job when None), by key."""
         return queries.failures(self.db, job)

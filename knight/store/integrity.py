@@ -54,10 +54,25 @@ def outcome_columns(db: sqlite3.Connection | None = None) -> dict[str, tuple[str
     first (:func:`knight.tasks.kinds`); with ``db``, another kind's only where the store has its table (a store
     made before that kind was registered lacks it, and is not damaged)."""
     present = _tables(db) if db is not None else None
-    return {
+    found = {
         kind.table: tuple(column.split()[0] for column in kind.columns)
         for kind in kinds()
         if present is None or kind.name in BUILT_IN or kind.table in present
+    }
+    for table, columns in stored_kinds(db).values() if db is not None else ():
+        if present is not None and table in present:  # a kind whose module is not loaded here: its table as stored
+            found.setdefault(table, columns)
+    return found
+
+
+def stored_kinds(db: sqlite3.Connection) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The kinds other than the built-in four whose outcomes the store holds (table ``stored_kinds``), each
+    with its table and its columns' names: known from the store itself, whether or not their module is loaded."""
+    if "stored_kinds" not in _tables(db):  # a store made before there was one: none
+        return {}
+    rows = db.execute("SELECT name, outcome_table, columns FROM stored_kinds")
+    return {
+        name: (table, tuple(str(column).split()[0] for column in json.loads(columns))) for name, table, columns in rows
     }
 
 
@@ -84,9 +99,9 @@ def register(db: sqlite3.Connection) -> None:
     db.create_function(CHECKSUM_FUNCTION, -1, checksum, deterministic=True)
 
 
-def outcome_checksum_sql(table: str, alias: str = "o") -> str:
-    """The SQL expression of the checksum of an outcome row of ``table`` (aliased ``alias``)."""
-    columns = ", ".join(f"{alias}.{column}" for column in ("task_key", *outcome_columns()[table]))
+def outcome_checksum_sql(db: sqlite3.Connection, table: str, alias: str = "o") -> str:
+    """The SQL expression of the checksum of an outcome row of ``table`` of the store on ``db`` (aliased ``alias``)."""
+    columns = ", ".join(f"{alias}.{column}" for column in ("task_key", *outcome_columns(db)[table]))
     return f"{CHECKSUM_FUNCTION}({columns})"
 
 
@@ -95,7 +110,7 @@ def seal(db: sqlite3.Connection, keys: dict[str, list[str]]) -> None:
     that has none yet."""
     for table, recorded in keys.items():
         db.executemany(
-            f"UPDATE results SET checksum = (SELECT {outcome_checksum_sql(table)} FROM {table} o "
+            f"UPDATE results SET checksum = (SELECT {outcome_checksum_sql(db, table)} FROM {table} o "
             f"WHERE o.task_key = results.task_key) WHERE task_key = ? AND status = 'done' "
             f"AND checksum IS NULL",
             [(key,) for key in recorded],
@@ -168,7 +183,7 @@ def cheap_problems(db: sqlite3.Connection, limit: int | None = None) -> list[Pro
     changed = [
         f"SELECT {_TASK}, 'its stored result was changed (checksum)' FROM results r "
         f"JOIN tasks t ON t.key = r.task_key JOIN {table} o ON o.task_key = r.task_key "
-        f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(table)}"
+        f"WHERE r.status = 'done' AND r.checksum IS NOT {outcome_checksum_sql(db, table)}"
         for table in outcome_columns(db)
     ]
     stray = [

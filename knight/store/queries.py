@@ -145,7 +145,8 @@ def summary(db: sqlite3.Connection, path: Path, job: str | None = None) -> list[
     known = facts.get("summary")  # as noted: the rows below, for the whole store
     if known is not None:
         return [row for row in known if job is None or row["job"] == job]
-    others = json.dumps([kind.name for kind in kinds() if kind.name != "tour"])  # tours only: every other kind's
+    # tours only: not every other kind's tasks, those of a kind not loaded here among them
+    others = json.dumps([*(kind.name for kind in kinds() if kind.name != "tour"), *integrity.stored_kinds(db)])
     cursor = db.execute(_SUMMARY, (job, job, others))
     names = [column[0] for column in cursor.description]
     rows = []

@@ -46,11 +46,13 @@ always rebuild.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from knight.errors import StoreVersionError
 from knight.tasks import kinds
+from knight.tasks.kind import BUILT_IN
 
 __all__ = ["MIGRATIONS", "PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "schema_version", "statements"]
 
@@ -124,6 +126,11 @@ CREATE TABLE IF NOT EXISTS census_shares (
 CREATE TABLE IF NOT EXISTS job_censuses (
     job TEXT NOT NULL, census_id INTEGER NOT NULL REFERENCES censuses(id), PRIMARY KEY (job, census_id)
 ) WITHOUT ROWID;
+-- the kinds of work other than the built-in four whose outcomes the store holds, each with its table and that
+-- table's columns as JSON: a reader without the kind's module still checks, repairs and leaves out its rows
+CREATE TABLE IF NOT EXISTS stored_kinds (
+    name TEXT PRIMARY KEY, outcome_table TEXT NOT NULL, columns TEXT NOT NULL
+);
 -- not a foreign key to tasks: a claim is transient, and repairing the store may drop its task
 CREATE TABLE IF NOT EXISTS claims (
     task_key TEXT PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), pid INTEGER NOT NULL,
@@ -168,5 +175,7 @@ def create(db: sqlite3.Connection, path: Path) -> None:
         version += 1
     for statement in statements():
         db.execute(statement)
+    added = [(kind.name, kind.table, json.dumps(kind.columns)) for kind in kinds() if kind.name not in BUILT_IN]
+    db.executemany("INSERT OR IGNORE INTO stored_kinds VALUES (?, ?, ?)", added)  # unchanged: nothing written
     if schema_version(db) != SCHEMA_VERSION:  # set once: setting it again, even unchanged, rewrites the header
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -126,8 +126,23 @@ _KINDS: dict[str, Kind] = {}
 _plugins_loaded = False
 
 
+#: What every kind has (:class:`Kind`), and what a kind a job file names has too (:class:`SweepKind`).
+_MEMBERS: tuple[str, ...] = ("name", "table", "columns", "sealed_when_stored", "checkpoints", "run", "problem")
+_MEMBERS += ("row", "derived", "warm", "describe")
+_SWEEP_MEMBERS = ("tasks", "read", "shown")
+
+
 def register(kind: Kind) -> Kind:
-    """Add ``kind`` to the registry under its name (once; a second kind of that name is refused); returns it."""
+    """Add ``kind`` to the registry under its name (once; a second kind of that name is refused); returns it.
+    A kind that lacks a member of :class:`Kind` (or, with any of ``tasks``, ``read`` and ``shown``, of
+    :class:`SweepKind`), or whose table is no plain name, is refused in one line."""
+    wanted = _MEMBERS + (_SWEEP_MEMBERS if any(hasattr(kind, name) for name in _SWEEP_MEMBERS) else ())
+    missing = [name for name in wanted if not hasattr(kind, name)]
+    label = getattr(kind, "name", type(kind).__name__)
+    if missing:
+        raise InvalidInput(f"kind {label!r} lacks {', '.join(missing)}: give it every member of knight.tasks.Kind")
+    if not str(kind.table).isidentifier():
+        raise InvalidInput(f"kind {label!r}: its table {kind.table!r} is not a plain name (letters, digits, _)")
     known = _KINDS.get(kind.name)
     if known is not None and known is not kind:
         raise InvalidInput(f"two kinds of work are named {kind.name!r}: rename one")
@@ -158,7 +173,7 @@ def kind_of(method: str) -> Kind:
 
 def sweep_kinds() -> Iterable[SweepKind]:
     """The registered kinds a job file may name with parameters of their own (none of the built-in four)."""
-    return [kind for kind in kinds() if hasattr(kind, "tasks") and hasattr(kind, "shown")]  # type: ignore[misc]
+    return [kind for kind in kinds() if all(hasattr(kind, name) for name in _SWEEP_MEMBERS)]  # type: ignore[misc]
 
 
 def _load() -> None:

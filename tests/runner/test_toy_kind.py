@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -130,3 +131,30 @@ def test_without_its_module_the_toy_method_is_unknown(toy: Path) -> None:
         [sys.executable, "-m", "knight", "run", "toy.toml"], cwd=toy, env=env, capture_output=True, text=True
     )
     assert ran.returncode == 2 and "unknown method 'degree'" in ran.stderr
+
+
+def test_without_its_module_the_store_is_sound_and_its_results_kept(toy: Path) -> None:
+    """A reader that does not load the kind (no KNIGHT_KINDS) knows its table from the store: sound, nothing
+    dropped, its results said to be there; a changed row of it is still found."""
+    assert knight(["run", "toy.toml", "-q"], toy).returncode == 0
+    env = {**os.environ, "KNIGHT_STORE": str(toy / "s.sqlite")}
+    env.pop("KNIGHT_KINDS", None)
+
+    def bare(args: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "knight", *args], cwd=toy, env=env, capture_output=True, text=True)
+
+    assert bare(["verify"]).returncode == 0
+    shown = bare(["results"])
+    assert shown.returncode == 0 and "'degree'" in shown.stdout and "Sweep results" not in shown.stdout
+    assert len(json.loads(knight(["results", "toy", "--json"], toy).stdout)["degrees"]) == 25  # all kept
+    with sqlite3.connect(toy / "s.sqlite") as db:
+        db.execute("UPDATE toy_degrees SET degree = degree + 1 WHERE rowid = 1")
+    db.close()
+    assert bare(["verify"]).returncode != 0
+
+
+def test_a_kind_that_lacks_a_member_is_refused_in_one_line(toy: Path) -> None:
+    source = (toy / "toy_kind.py").read_text(encoding="utf-8")
+    (toy / "toy_kind.py").write_text(source.replace("    checkpoints = False\n", ""), encoding="utf-8")
+    ran = knight(["run", "toy.toml"], toy)
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "lacks checkpoints" in ran.stderr
