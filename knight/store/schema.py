@@ -34,6 +34,9 @@ Tables:
   ``census_classes`` holds a closed census's tours up to symmetry, and ``census_shares`` each closed
   unit's share of Burnside's sum that they are counted from (:meth:`~knight.store.Store.unit_shares`; derived
   data, added to an older store of this version when it is next opened for writing).
+* ``stored_kinds`` — each kind of work other than the built-in four whose outcomes the store holds
+  (:func:`knight.tasks.register`, ``KNIGHT_KINDS``): its name, its outcome table and that table's columns, so that
+  a reader without the kind's module still checks and repairs its rows and leaves them out of the tours.
 * ``claims`` — the tasks a live run has taken to run now: task key, run, the run's process id
   and host, when claimed (renewed when the run stores results). Two runs of one job share it
   through these (:mod:`knight.store.claims`).
