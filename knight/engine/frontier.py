@@ -17,11 +17,14 @@ path may be completed (both ends gone) only when nothing is left either. A state
 square needs more moves than it has left to squares not yet swept is dropped at once (an open tour's two
 ends need one fewer): most of the states a sweep would otherwise carry are such dead ones.
 
-State encoding, one code per frontier square (4 bits each in the compiled kernel, :mod:`knight.engine.frontier_kernel`):
+State encoding, one code per frontier square (4 bits each in the compiled kernels):
 ``0`` degree 0, ``1`` degree 2 (or no square: beyond the board's edge, removed), ``2`` a tail, ``3…`` a
 loose end's path, both ends of a path sharing the code, numbered in order of first appearance so that
 equal frontiers have equal codes. The board is swept along its longer side, so the row length ``w`` is
-its shorter side: at most :data:`MAX_SHORT_SIDE` for 64-bit states.
+its shorter side. A frontier of at most 15 squares (``w`` at most 7) is one 64-bit word a state
+(:mod:`knight.engine.frontier_kernel`); a wider one, two (:mod:`knight.engine.frontier_wide_kernel`, 8 × 8's
+17 squares and on, up to ``w`` = :data:`MAX_SHORT_SIDE`), the same sweep square for square at half again the
+memory a state.
 
 References: D. E. Knuth, *The Art of Computer Programming* 4A, §7.1.4 (SIMPATH, the mate array);
 H. Iwashita, J. Kawahara, S. Minato, "ZDD-based computation of the number of paths in a graph" (2012)
@@ -40,6 +43,13 @@ import numpy as np
 
 from knight.engine.board import Board, Square
 from knight.engine.frontier_kernel import EMPTY_KEY, MAX_LOAD, frontier_compact, frontier_regrow, frontier_step
+from knight.engine.frontier_wide_kernel import (
+    LO_SQUARES,
+    MAX_WINDOW,
+    frontier_wide_compact,
+    frontier_wide_regrow,
+    frontier_wide_step,
+)
 from knight.engine.theory import colour_counts
 from knight.errors import InvalidInput
 
@@ -55,16 +65,27 @@ __all__ = [
     "sweep_layout",
 ]
 
-#: The longest shorter side the compiled kernel's 64-bit states hold: 2·7 + 1 squares of 4 bits.
-MAX_SHORT_SIDE = 7
+#: The longest shorter side the compiled kernels' states hold. One 64-bit word holds 2·7 + 1 squares of 4 bits
+#: (:data:`NARROW_SHORT_SIDE`); two hold 30 squares, but the 4-bit codes bound it first: a frontier of 2w + 1 squares
+#: has up to w paths, coded 3 to w + 2, so w is at most 13 (27 squares: 15 in the low word, 12 in the high). 8 x 8
+#: (17 squares) is the board the two words are for; from 9 the states pass any memory long before the codes do.
+MAX_SHORT_SIDE = (MAX_WINDOW - 1) // 2
+#: The longest shorter side one 64-bit word a state holds (:mod:`knight.engine.frontier_kernel`).
+NARROW_SHORT_SIDE = (LO_SQUARES - 1) // 2
 #: The state table's default cap: 2·10^8 states, room for 7 x 7's open tours (158 M at the peak). A step holds
 #: its states (16 bytes each) and the next's table (16-byte slots, three quarters filled at most, never more
 #: than hold the cap: 4.3 GB) and, while that grows, the table it leaves (two thirds as large): at most about
-#: 10 GB at the cap, 50 bytes a state; 7 x 7 open took 6 GB.
+#: 10 GB at the cap, 50 bytes a state; 7 x 7 open took 6 GB. Two-word states (a shorter side over 7) are 24 bytes,
+#: in 24-byte slots: half again, some 15 GB at the cap (8 x 8 closed held 7.9 GB when it passed 1.5·10^8 states).
 DEFAULT_MAX_STATES = 200_000_000
 #: The largest cap: a table that holds it has fewer than 2^32 slots, as a key's slot is computed
-#: (:func:`knight.engine.frontier_kernel.frontier_slot`); some 150 GB.
+#: (:func:`knight.engine.frontier_kernel.frontier_slot`); some 150 GB, 225 GB with two-word states.
 MAX_STATES = 3_000_000_000
+
+#: A two-word state's row: its low word, its high word, the ways to it (:mod:`knight.engine.frontier_wide_kernel`).
+WIDE_COLUMNS = 3
+#: The low word's bits of a one-word state (its squares; the colour's are above): a two-word state's low word.
+LOW_WORD = (1 << (4 * LO_SQUARES)) - 1
 
 #: Codes of a frontier square (see the module's docstring).
 EMPTY, DONE, TAIL, FIRST_PATH = 0, 1, 2, 3
@@ -96,10 +117,15 @@ class FrontierCount:
 @dataclass(frozen=True)
 class FrontierProgress:
     """Where a compiled count stands after a row of its sweep: the last square swept (row-major along the longer
-    side), the frontier's states as ``(state, ways)`` pairs, the tours completed so far (``ways``: paths, as
-    :func:`finish_count` takes them), the most states held at once and in all, and the growth guessed for the
-    next step. Given back to :func:`frontier_count` (``resume``), the count goes on from the next square and gives
-    what it would have given without the stop: a long count survives its process."""
+    side), the frontier's states, the tours completed so far (``ways``: paths, as :func:`finish_count` takes them),
+    the most states held at once and in all, and the growth guessed for the next step. Given back to
+    :func:`frontier_count` (``resume``), the count goes on from the next square and gives what it would have given
+    without the stop: a long count survives its process.
+
+    ``states`` is as the count's kernel holds them: one-word states, a flat array of ``(state, ways)`` pairs
+    (:mod:`knight.engine.frontier_kernel`); two-word states, an ``(n, 3)`` array of ``(lo, hi, ways)`` rows
+    (:mod:`knight.engine.frontier_wide_kernel`, :attr:`wide`). Either resumes either kind of count of a board
+    whose frontier fits one word: the states are converted."""
 
     square: int
     states: np.ndarray
@@ -107,6 +133,16 @@ class FrontierProgress:
     peak: int
     total: int
     growth: float
+
+    @property
+    def wide(self) -> bool:
+        """Whether the states are two words each (rows of lo, hi, ways)."""
+        return self.states.ndim == 2
+
+    @property
+    def held(self) -> int:
+        """How many states the frontier holds."""
+        return int(self.states.shape[0] if self.wide else self.states.shape[0] // 2)
 
 
 @dataclass(frozen=True)
@@ -230,7 +266,8 @@ def check_frontier_board(board: Board, max_states: int = DEFAULT_MAX_STATES) -> 
     or ``max_states`` is not a positive number."""
     if min(board.n, board.m) > MAX_SHORT_SIDE:
         raise InvalidInput(
-            f"the frontier method counts boards whose shorter side is at most {MAX_SHORT_SIDE} (64-bit states); "
+            f"the frontier method counts boards whose shorter side is at most {MAX_SHORT_SIDE} (states of two "
+            f"64-bit words, 4-bit codes); "
             f"{board} has {min(board.n, board.m)}: use the enumerating census"
         )
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
@@ -248,7 +285,8 @@ def too_many_states(board: Board, max_states: int) -> TooManyStates:
     """The error for a count that would pass the state cap."""
     return TooManyStates(
         f"counting {board} needs more than {max_states:,} frontier states (the state cap, --max-states); "
-        "raise the cap if memory allows (about 50 bytes a state, 80 at most)"
+        "raise the cap if memory allows (about 50 bytes a state, 80 at most; half again as much for a board whose "
+        f"shorter side is over {NARROW_SHORT_SIDE})"
     )
 
 
@@ -442,6 +480,7 @@ def frontier_count(
     progress: Callable[[int, int], None] | None = None,
     on_row: Callable[[FrontierProgress], None] | None = None,
     resume: FrontierProgress | None = None,
+    wide: bool | None = None,
 ) -> FrontierCount:
     """Count every tour of ``board`` exactly by dynamic programming over its frontier (see the module).
 
@@ -457,6 +496,10 @@ def frontier_count(
     on_row : called after each row but the last with where the count stands (:class:`FrontierProgress`), for
         the caller to keep (a checkpoint); its ``states`` are the count's own: copy them to keep them.
     resume : where an earlier count of this board stood (as ``on_row`` gave it): go on from there.
+    wide : states of two 64-bit words (:mod:`knight.engine.frontier_wide_kernel`) when True, of one when False
+        (only for a frontier of at most 15 squares, a shorter side of at most 7); None, as the board needs (two
+        words from a shorter side of 8). The count is the same; two words take half again the memory and a tenth
+        more time (6 x 7 open: 0.92 GB against 0.63, 45 s of CPU against 41).
 
     Returns a :class:`FrontierCount`: the tours, counted as :func:`knight.engine.census.census` counts them
     (its ``total`` for open tours, its ``cycles`` for closed), and the peak number of states.
@@ -472,34 +515,46 @@ def frontier_count(
     real = [i for i in range(layout.squares) if not layout.absent[i]]
     if len(real) <= 1 or colour_bound(board, closed, removed):
         return frontier_count_reference(board, closed=closed, removed=removed, max_states=max_states)
-    step = frontier_step.choose(board.size, compiled)
-    regrow = frontier_regrow.choose(board.size, compiled)
-    compact = frontier_compact.choose(board.size, compiled)
     window, finished, rules = layout.window, layout.finished(), layout.end_rules()
-    states = np.array([sum(DONE << (4 * i) for i in range(window)), 1], dtype=np.int64)  # (state, count) pairs
+    if wide is None:
+        wide = not fits_one_word(window)
+    if not wide and not fits_one_word(window):
+        raise InvalidInput(
+            f"{board}'s frontier of {window} squares does not fit a one-word state: count it with two-word states "
+            "(wide=None or wide=True)"
+        )
+    kernels = (
+        (frontier_wide_step, frontier_wide_regrow, frontier_wide_compact)
+        if wide
+        else (frontier_step, frontier_regrow, frontier_compact)
+    )
+    step, regrow, compact = (each.choose(board.size, compiled) for each in kernels)
+    states = first_states(window, wide)
     out = np.zeros(2, dtype=np.int64)
     ways = peak = total = 0
     growth = 4.0  # the next step's states per state, guessed from the last step's
     first = 0
     if resume is not None:
-        states, ways, peak, total, growth = resume.states, resume.ways, resume.peak, resume.total, resume.growth
+        states = states_as(resume.states, wide, window)
+        ways, peak, total, growth = resume.ways, resume.peak, resume.total, resume.growth
         first = resume.square + 1
     mirrored = np.array(layout.mirrored(), dtype=np.int64)
     most = table_slots(max_states)  # a table that holds the cap: never larger, so memory stays bounded by it
     for square in range(first, layout.squares):
-        if float(states[1::2].sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
+        held = ways_of(states, wide)
+        if float(held.sum(dtype=np.float64)) * 11 >= 2.0**63:  # a square takes at most 11 sets of moves
             raise InvalidInput(f"counting {board} would pass 2^63 ways to a frontier: too large a board")
         moves = np.array(layout.back_moves(square), dtype=np.int64)
         leaving = np.array(finished[square], dtype=np.int64)
         ends = np.array([rules[square - back] for back in finished[square]], dtype=np.int64)
         spare = np.array(layout.spare(square), dtype=np.int64)
         ends_here = np.array(layout.rules_at(square, rules), dtype=np.int64)
-        before = len(states) // 2
+        before = len(held)
         if not before:  # every partial tour died: no more to count
             break
         # Room for a tenth more than the guess: a wrong guess costs a regrow (the table copied into one half as
         # large again), a generous one memory.
-        table = np.full(2 * min(table_slots(int(1.1 * growth * before)), most), EMPTY_KEY, dtype=np.int64)
+        table = empty_table(min(table_slots(int(1.1 * growth * before)), most), wide)
         out[:] = 0
         at = 0
         while True:
@@ -526,12 +581,13 @@ def frontier_count(
                 raise too_many_states(board, max_states)
             if at == before:
                 break
-            bigger = np.full(2 * min(len(table) // 2 * 3 // 2, most), EMPTY_KEY, dtype=np.int64)
+            bigger = empty_table(min(slots_of(table, wide) * 3 // 2, most), wide)
             regrow(table, bigger)
             table = bigger
-        states = np.empty(0, dtype=np.int64)  # swept: its memory goes to the next states
+        states = held = np.empty(0, dtype=np.int64)  # swept: its memory goes to the next states
         stored = compact(table)
-        table.resize(2 * stored, refcheck=False)  # in place: the slots past the states given back, not copied
+        # in place: the slots past the states given back, not copied
+        table.resize((stored, WIDE_COLUMNS) if wide else 2 * stored, refcheck=False)
         states, table = table, states
         growth = max(stored / before, 0.25)
         ways += int(out[0])
@@ -541,3 +597,55 @@ def frontier_count(
         if on_row is not None and square % layout.width == layout.width - 1 and square < layout.squares - 1:
             on_row(FrontierProgress(square, states, ways, peak, total, growth))
     return finish_count(board, closed, ways, removed, peak, total)
+
+
+def fits_one_word(window: int) -> bool:
+    """Whether a frontier of ``window`` squares fits a one-word state: 4 bits a square and 2 of colour in 62 bits."""
+    return 4 * window + 2 <= 62
+
+
+def first_states(window: int, wide: bool) -> np.ndarray:
+    """The states before the board: one, every frontier square no square (:data:`DONE`), reached one way."""
+    if not wide:
+        return np.array([sum(DONE << (4 * i) for i in range(window)), 1], dtype=np.int64)  # (state, count) pairs
+    lo = sum(DONE << (4 * i) for i in range(min(window, LO_SQUARES)))
+    hi = sum(DONE << (4 * (i - LO_SQUARES)) for i in range(LO_SQUARES, window))
+    return np.array([[lo, hi, 1]], dtype=np.int64)  # (lo, hi, count) rows
+
+
+def states_as(states: np.ndarray, wide: bool, window: int) -> np.ndarray:
+    """``states`` (as :class:`FrontierProgress` holds them) as the one-word (pairs) or two-word (rows) kernel takes
+    them: as they are when they already are, else converted (a new array): a frontier of at most 15 squares is the
+    one-word state in the low word and the colour bits in the high."""
+    if (states.ndim == 2) == wide:
+        return states
+    if not fits_one_word(window):
+        raise InvalidInput(
+            f"a frontier of {window} squares needs two-word states; the progress given has one-word ones"
+        )
+    if wide:
+        pairs = states.reshape(-1, 2)
+        rows = np.empty((len(pairs), WIDE_COLUMNS), dtype=np.int64)
+        rows[:, 0] = pairs[:, 0] & LOW_WORD
+        rows[:, 1] = pairs[:, 0] & ~LOW_WORD
+        rows[:, 2] = pairs[:, 1]
+        return rows
+    flat = np.empty(2 * len(states), dtype=np.int64)
+    flat[0::2] = states[:, 0] | states[:, 1]
+    flat[1::2] = states[:, 2]
+    return flat
+
+
+def ways_of(states: np.ndarray, wide: bool) -> np.ndarray:
+    """The ways to each state of ``states`` (a view)."""
+    return states[:, 2] if wide else states[1::2]
+
+
+def empty_table(slots: int, wide: bool) -> np.ndarray:
+    """A hash table of ``slots`` empty slots for the one-word (pairs) or two-word (rows) kernel."""
+    return np.full((slots, WIDE_COLUMNS) if wide else 2 * slots, EMPTY_KEY, dtype=np.int64)
+
+
+def slots_of(table: np.ndarray, wide: bool) -> int:
+    """The slots of a hash table of :func:`empty_table`."""
+    return int(table.shape[0] if wide else table.shape[0] // 2)
