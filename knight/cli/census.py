@@ -55,7 +55,7 @@ _Method = Annotated[
     typer.Option(
         help=(
             "census: enumerate every tour (counts per start square, classes up to symmetry); frontier: "
-            "count them all at once by dynamic programming over the board's frontier (shorter side at most 7), "
+            "count them all at once by dynamic programming over the board's frontier (shorter side at most 13), "
             "stored like a census (run again, the stored count is said)."
         )
     ),

@@ -46,7 +46,7 @@ the board's frontier (:mod:`knight.engine.frontier`): one task per board and val
 square in particular (``starts`` is left out); its result goes to the store's ``frontier_counts`` table::
 
     [[sweep]]
-    boards = ["6x7"]                    # boards whose shorter side is at most 7
+    boards = ["6x7"]                    # boards whose shorter side is at most 13
     method = "frontier"
     params = {closed = [false, true], removed = [[0, 0]], max_states = 200_000_000}
                                         # closed: a grid axis; removed: one set of squares; max_states: the

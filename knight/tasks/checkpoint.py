@@ -90,9 +90,7 @@ class Checkpoints:
             os.fsync(file.fileno())
         os.replace(partial, path)
         self.written = time.monotonic()
-        log.info(
-            "%s: checkpoint after square %d, %s states", self.task.describe(), at.square, f"{len(at.states) // 2:,}"
-        )
+        log.info("%s: checkpoint after square %d, %s states", self.task.describe(), at.square, f"{at.held:,}")
 
     def done(self) -> None:
         """The count is made: its checkpoint goes."""

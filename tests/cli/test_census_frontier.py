@@ -54,7 +54,7 @@ def test_the_count_is_stored_once_and_said_again(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["8"], "shorter side is at most 7"),
+        (["14"], "shorter side is at most 13"),
         (["5", "--max-states", "0"], "the state cap must be a positive whole number"),
         (["5", "--start", "0,0"], "--start needs --method census"),
         (["4", "5", "--remove", "4,0"], "--remove 4,0 is not on the 4x5 board"),

@@ -133,7 +133,10 @@ def test_a_frontier_task_is_its_board_and_kind() -> None:
 @pytest.mark.parametrize(
     ("sweep", "message"),
     [
-        ({"boards": [8]}, "sweep[0].boards: 8x8: the frontier method counts boards whose shorter side is at most 7"),
+        (
+            {"boards": [14]},
+            "sweep[0].boards: 14x14: the frontier method counts boards whose shorter side is at most 13",
+        ),
         ({"boards": ["3x9"]}, ""),  # 3 rows of 9: the shorter side is what counts
         ({"boards": [5], "starts": [[0, 0]]}, "counts every tour at once, from no start: leave starts out"),
         ({"boards": [5], "repeats": 2}, "sweep[0].repeats: does not apply to method 'frontier'"),
