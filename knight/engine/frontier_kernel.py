@@ -10,7 +10,7 @@ the last step's growth and, when the step fills it to :data:`MAX_LOAD`, moves in
 before the step resumes where it stopped; :func:`frontier_compact` then packs the table's states to its
 front, where they become the next step's.
 The logic is
-:func:`knight.engine.frontier.frontier_count_reference`'s, square for square; the tests compare the two.
+:func:`knight.engine.frontier_reference.frontier_count_reference`'s, square for square; the tests compare the two.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ bytes: linear probing, as the one-word kernel's, reads a slot and mostly its nei
 its slot found from both words mixed (:func:`frontier_wide_slot`). The step's logic is the one-word kernel's,
 square for square: it decodes a state into the same work array and calls the same steps (``frontier_join``,
 ``frontier_leave``, ``frontier_viable``), then encodes the state after into two words; the tests count the same
-boards both ways and with :func:`knight.engine.frontier.frontier_count_reference`.
+boards both ways and with :func:`knight.engine.frontier_reference.frontier_count_reference`.
 """
 
 from __future__ import annotations

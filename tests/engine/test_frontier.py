@@ -14,10 +14,10 @@ from knight.engine.frontier import (
     MAX_STATES,
     TooManyStates,
     frontier_count,
-    frontier_count_reference,
     sweep_layout,
 )
 from knight.engine.frontier_kernel import frontier_regrow
+from knight.engine.frontier_reference import frontier_count_reference
 from knight.errors import InvalidInput
 
 #: Every board of 4 to 20 squares whose shorter side is at least 3 (narrower ones have no tour of 3+ squares).

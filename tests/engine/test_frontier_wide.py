@@ -12,9 +12,9 @@ from knight.engine.frontier import (
     MAX_SHORT_SIDE,
     FrontierProgress,
     frontier_count,
-    frontier_count_reference,
     sweep_layout,
 )
+from knight.engine.frontier_reference import frontier_count_reference
 from knight.errors import InvalidInput
 
 
