@@ -15,7 +15,8 @@ import logging
 import os
 import time
 import zipfile
-from dataclasses import dataclass, field
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,7 @@ class Checkpoints:
     stored its count."""
 
     task: Task
-    every: float = field(default_factory=lambda: float(os.environ.get(SECONDS_VARIABLE, CHECKPOINT_SECONDS)))
+    every: float = field(default_factory=lambda: _seconds(os.environ.get(SECONDS_VARIABLE)))
     started: float = field(default_factory=time.monotonic)
     written: float = field(default_factory=time.monotonic)
     #: The seconds the runs before this one spent on the count, up to the checkpoint it goes on from.
@@ -75,20 +76,33 @@ class Checkpoints:
         return FrontierProgress(about["square"], states, about["ways"], about["peak"], about["total"], about["growth"])
 
     def keep(self, at: FrontierProgress) -> None:
-        """Write where the count stands, when :attr:`every` seconds have passed since the last."""
+        """Write where the count stands, when :attr:`every` seconds have passed since the last. A checkpoint that
+        cannot be written (a full disk, a folder not ours) is said once and not tried again: the count goes on."""
         path = self.path
         if path is None or time.monotonic() - self.written < self.every:
             return
+        try:
+            self._write(path, at)
+        except OSError as error:
+            log.warning("%s: no checkpoints (%s): the count goes on without them", self.task.describe(), error)
+            self.task = replace(self.task, checkpoints=None)
+
+    def _write(self, path: Path, at: FrontierProgress) -> None:
         about = {"format": FORMAT, "task": self.task.key, "square": at.square, "ways": at.ways}
         about |= {"peak": at.peak, "total": at.total, "growth": at.growth}
         about["seconds"] = self.before + time.monotonic() - self.started
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f".{path.name}.{os.getpid()}")
-        with open(partial, "wb") as file:
-            np.savez(file, states=at.states, about=np.array(json.dumps(about)))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
+        try:
+            with open(partial, "wb") as file:
+                np.savez(file, states=at.states, about=np.array(json.dumps(about)))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(partial, path)
+        except OSError:
+            with suppress(OSError):  # a checkpoint cut short is no checkpoint: the last one stays
+                partial.unlink()
+            raise
         self.written = time.monotonic()
         log.info("%s: checkpoint after square %d, %s states", self.task.describe(), at.square, f"{at.held:,}")
 
@@ -96,4 +110,14 @@ class Checkpoints:
         """The count is made: its checkpoint goes."""
         path = self.path
         if path is not None:
-            path.unlink(missing_ok=True)
+            with suppress(OSError):  # one left behind is not read again once the count is stored
+                path.unlink(missing_ok=True)
+
+
+def _seconds(given: str | None) -> float:
+    """``KNIGHT_CHECKPOINT_SECONDS`` as a number of seconds; :data:`CHECKPOINT_SECONDS` when unset or not one."""
+    try:
+        seconds = float(given) if given else CHECKPOINT_SECONDS
+    except ValueError:
+        return CHECKPOINT_SECONDS
+    return seconds if seconds >= 0 else CHECKPOINT_SECONDS

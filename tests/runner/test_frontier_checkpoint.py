@@ -103,3 +103,12 @@ def test_a_run_killed_mid_count_is_resumed_and_its_checkpoint_goes(tmp_path: Pat
     assert not any(folder.glob("*.npz"))
     verified = subprocess.run([sys.executable, "-m", "knight", "verify", "--store", str(store)], capture_output=True)
     assert verified.returncode == 0
+
+
+def test_a_checkpoint_that_cannot_be_written_leaves_the_count_to_go_on(tmp_path: Path, every_row: None) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    task = FrontierParams(False).task(5, 6)
+    task = type(task)(task.method, task.params, task.n, task.m, task.start, checkpoints=str(blocked / "checkpoints"))
+    assert kind_of(task.method).run(task).tours == frontier_count(Board(5, 6)).tours
+    Checkpoints(task).done()  # nothing there: nothing to remove, no error
