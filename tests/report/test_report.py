@@ -163,7 +163,7 @@ def test_numbers_come_from_the_store(store, tmp_path):
         # seal the altered rows as the runner would have (else the report rightly refuses a tampered store)
         integrity.register(db)
         db.execute(
-            f"UPDATE results SET checksum = (SELECT {integrity.outcome_checksum_sql('tours')} FROM tours o "
+            f"UPDATE results SET checksum = (SELECT {integrity.outcome_checksum_sql(db, 'tours')} FROM tours o "
             "WHERE o.task_key = results.task_key) WHERE task_key IN (SELECT task_key FROM tours)"
         )
     out = tmp_path / "out"
