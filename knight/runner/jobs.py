@@ -486,11 +486,19 @@ def _kind_sweep(
 ) -> Sweep:
     """A sweep of a registered kind of its own: its tasks listed by the kind (which checks its params), counted."""
     kind = cast("SweepKind", kind_of(method))
-    where.count("boards", _starts(boards, starts))  # at most a task a start, counted before they are listed
+    where.grid(1, _starts(boards, starts))  # the starts to hand it, bounded before they are listed
     try:
         listed = tuple(kind.tasks({board: start_squares(board, starts) for board in boards}, params))
     except InvalidInput as error:
         where.fail("params", str(error))
+    except Exception as error:  # noqa: BLE001 - the kind's module is the user's code: its fault, in one line
+        where.fail("params", f"kind {method!r} failed to list its tasks: {type(error).__name__}: {error}")
+    strays = sorted({task.method for task in listed} - {method})
+    if strays:
+        where.fail(
+            "method", f"kind {method!r} listed tasks of another method ({', '.join(strays)}): a fault of its module"
+        )
+    where.count("params", len(listed))
     return Sweep(label, method, boards, starts, (dict(params),), listed=listed)
 
 

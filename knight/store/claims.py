@@ -1,8 +1,10 @@
 """Claims: two runs of one job share its tasks through the ``claims`` table.
 
 A live run claims each chunk of tasks before it runs it (:meth:`knight.store.Store.claim`); a claim goes when the
-task's result is stored or its run ends, and one whose run's process is gone, or not renewed for
-:data:`CLAIM_TIMEOUT` seconds, is taken over. Each function writes inside the caller's transaction.
+task's result is stored or its run ends, and one whose run's process is gone is taken over; so is one of a run on
+another host (whose process cannot be asked) not renewed for :data:`CLAIM_TIMEOUT` seconds. A live process on this
+host keeps its claims however long a task takes (a frontier count may take hours: its runner stores nothing
+meanwhile). Each function writes inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def claim(db: sqlite3.Connection, run_id: int, keys: Iterable[str]) -> Claimed:
             owner, pid, host, claimed_at, status = owners[key]
             if owner not in gone:
                 gone[owner] = status != "running" or (host == runs.HOST and not runs.alive(pid))
-            if not gone[owner] and now - claimed_at <= CLAIM_TIMEOUT:
+            if not gone[owner] and (host == runs.HOST or now - claimed_at <= CLAIM_TIMEOUT):
                 claimed.held[owner] = claimed.held.get(owner, 0) + 1
                 continue
             claimed.taken_over[owner] = claimed.taken_over.get(owner, 0) + 1

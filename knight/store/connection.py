@@ -92,10 +92,14 @@ def open_readable(path: Path) -> sqlite3.Connection:
         return db
     db.close()
     if version in schema.MIGRATIONS:  # an older store: migrated in place (writing), then read
-        try:
-            migrated, _ = open_writable(path)
-        except StoreError as error:
-            raise StoreVersionError(path, version, schema.SCHEMA_VERSION) from error
+        if disk.others_file(path) or not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+            raise StoreError(
+                f"the store {path} has format version {version}: this knight migrates it to version "
+                f"{schema.SCHEMA_VERSION} in place the first time it may write it, and it may not here (another "
+                "user's, or read-only); let its owner run `knight verify` on it, or copy it to a folder of yours "
+                "and give that with --store"
+            )
+        migrated, _ = open_writable(path)
         migrated.close()
         return open_readable(path)
     if version is None:

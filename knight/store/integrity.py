@@ -27,6 +27,7 @@ from typing import Any
 
 from knight.engine.board import size_text
 from knight.store import definitions, references
+from knight.store.schema import BASE_TABLES as SCHEMA_TABLES
 from knight.tasks import CENSUS, ESTIMATE, FRONTIER, kinds
 from knight.tasks.kind import BUILT_IN
 from knight.tasks.tour import TourOutcome, validate_tour
@@ -70,10 +71,15 @@ def stored_kinds(db: sqlite3.Connection) -> dict[str, tuple[str, tuple[str, ...]
     with its table and its columns' names: known from the store itself, whether or not their module is loaded."""
     if "stored_kinds" not in _tables(db):  # a store made before there was one: none
         return {}
-    rows = db.execute("SELECT name, outcome_table, columns FROM stored_kinds")
-    return {
-        name: (table, tuple(str(column).split()[0] for column in json.loads(columns))) for name, table, columns in rows
-    }
+    found = {}
+    for name, table, columns in db.execute("SELECT name, outcome_table, columns FROM stored_kinds"):
+        try:
+            names = tuple(str(column).split()[0] for column in json.loads(columns))
+        except (ValueError, TypeError, IndexError):  # a row made by hand: no kind's
+            continue
+        if str(table).isidentifier() and table not in SCHEMA_TABLES and all(n.isidentifier() for n in names):
+            found[str(name)] = (str(table), names)
+    return found
 
 
 def no_outcome(db: sqlite3.Connection, alias: str = "r") -> str:

@@ -27,8 +27,10 @@ _NO_CENSUS = "NOT EXISTS (SELECT 1 FROM censuses c WHERE c.id = {table}.census_i
 def task_references(db: sqlite3.Connection) -> list[str]:
     """The tables whose rows name a task (column ``task_key``), each row meaningless without it: the results, every
     kind's outcome table the store has (:func:`knight.tasks.kinds`), the jobs' and the censuses' lists of tasks."""
-    outcomes = tuple(kind.table for kind in kinds())
-    return _present(db, ("results", *outcomes, "job_tasks", "census_tasks"))
+    outcomes = [kind.table for kind in kinds()]
+    if _present(db, ("stored_kinds",)):  # a kind's table the store knows, its module loaded here or not
+        outcomes += [str(t) for (t,) in db.execute("SELECT outcome_table FROM stored_kinds") if str(t).isidentifier()]
+    return _present(db, ("results", *dict.fromkeys(outcomes), "job_tasks", "census_tasks"))
 
 
 def orphan_tasks(db: sqlite3.Connection, limit: int | None = None) -> list[tuple[str, str, str | None]]:

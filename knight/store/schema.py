@@ -50,10 +50,11 @@ always rebuild.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
-from knight.errors import StoreVersionError
+from knight.errors import InvalidInput, StoreVersionError
 from knight.tasks import kinds
 from knight.tasks.kind import BUILT_IN
 
@@ -144,6 +145,10 @@ CREATE INDEX IF NOT EXISTS claims_by_run ON claims (run_id);
 """
 
 
+#: The names of :data:`SCHEMA`'s tables: no kind's table may take one.
+BASE_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+
+
 def statements() -> list[str]:
     """Every CREATE statement of a store: :data:`SCHEMA`'s, and each registered kind's outcome table (its
     ``task_key`` then :attr:`~knight.tasks.Kind.columns`), each made if missing (a repair makes a dropped one
@@ -154,6 +159,20 @@ def statements() -> list[str]:
         for kind in kinds()
     ]
     return [*filter(str.strip, SCHEMA.split(";")), *outcome_tables]
+
+
+def _check_kind_table(db: sqlite3.Connection, name: str, table: str, columns: list[str]) -> None:
+    """Refuse, in one line, a kind whose table is one of the store's own, or whose table in this store has other
+    columns than the kind declares (a kind changed since it stored its outcomes)."""
+    if table in BASE_TABLES:
+        raise InvalidInput(f"kind {name!r}: its table {table!r} is one of the store's own; give it another name")
+    stored = [row[1] for row in db.execute(f"PRAGMA table_info({table})")][1:]
+    declared = [column.split()[0] for column in columns]
+    if stored and stored != declared:
+        raise InvalidInput(
+            f"kind {name!r}: the store's table {table} has the columns {stored}, the kind declares {declared}; "
+            "give the changed kind a table of its own"
+        )
 
 
 def schema_version(db: sqlite3.Connection) -> int | None:
@@ -179,6 +198,8 @@ def create(db: sqlite3.Connection, path: Path) -> None:
     for statement in statements():
         db.execute(statement)
     added = [(kind.name, kind.table, json.dumps(kind.columns)) for kind in kinds() if kind.name not in BUILT_IN]
+    for name, table, columns in added:
+        _check_kind_table(db, name, table, json.loads(columns))
     db.executemany("INSERT OR IGNORE INTO stored_kinds VALUES (?, ?, ?)", added)  # unchanged: nothing written
     if schema_version(db) != SCHEMA_VERSION:  # set once: setting it again, even unchanged, rewrites the header
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

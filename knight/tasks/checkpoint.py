@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from knight.engine.frontier import FrontierProgress
+from knight.engine.kernel import module_name
 from knight.tasks.task import Task
 
 __all__ = ["CHECKPOINTS_SUFFIX", "CHECKPOINT_SECONDS", "SECONDS_VARIABLE", "Checkpoints"]
@@ -62,18 +63,32 @@ class Checkpoints:
         path = self.path
         if path is None or not path.is_file():
             return None
+        for partial in path.parent.glob(f".{path.name}.*"):  # one a killed write left: never read
+            with suppress(OSError):
+                partial.unlink()
         try:
             with np.load(path, allow_pickle=False) as saved:
                 about = json.loads(str(saved["about"]))
                 states = saved["states"]
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+            progress = FrontierProgress(
+                int(about["square"]),
+                states,
+                int(about["ways"]),
+                int(about["peak"]),
+                int(about["total"]),
+                float(about["growth"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as error:
             log.warning("%s: checkpoint %s not read (%s): counting from the start", self.task.describe(), path, error)
             return None
-        if about.get("format") != FORMAT or about.get("task") != self.task.key:
+        if (about.get("format"), about.get("task"), about.get("engine")) != (FORMAT, self.task.key, module_name()):
+            return None  # another count's, another format's, or made by other engine sources: not this count's
+        if not _sound(progress, self.task.n, self.task.m):
+            log.warning("%s: checkpoint %s is not of this board: counting from the start", self.task.describe(), path)
             return None
-        log.info("%s: going on from square %d (a checkpoint)", self.task.describe(), about["square"])
+        log.info("%s: going on from square %d (a checkpoint)", self.task.describe(), progress.square)
         self.before = float(about.get("seconds", 0.0))
-        return FrontierProgress(about["square"], states, about["ways"], about["peak"], about["total"], about["growth"])
+        return progress
 
     def keep(self, at: FrontierProgress) -> None:
         """Write where the count stands, when :attr:`every` seconds have passed since the last. A checkpoint that
@@ -88,7 +103,7 @@ class Checkpoints:
             self.task = replace(self.task, checkpoints=None)
 
     def _write(self, path: Path, at: FrontierProgress) -> None:
-        about = {"format": FORMAT, "task": self.task.key, "square": at.square, "ways": at.ways}
+        about = {"format": FORMAT, "task": self.task.key, "engine": module_name(), "square": at.square, "ways": at.ways}
         about |= {"peak": at.peak, "total": at.total, "growth": at.growth}
         about["seconds"] = self.before + time.monotonic() - self.started
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,3 +136,17 @@ def _seconds(given: str | None) -> float:
     except ValueError:
         return CHECKPOINT_SECONDS
     return seconds if seconds >= 0 else CHECKPOINT_SECONDS
+
+
+def _sound(at: FrontierProgress, n: int, m: int) -> bool:
+    """Whether ``at`` can be where a count of the n x m board stood after a row: a row's last square before the
+    board's last, states of 64-bit words in pairs or rows of three, counts that are not negative."""
+    width, squares = min(n, m), n * m
+    shaped = (at.states.ndim == 1 and at.states.shape[0] % 2 == 0) or (at.states.ndim == 2 and at.states.shape[1] == 3)
+    return (
+        0 <= at.square < squares - 1
+        and at.square % width == width - 1
+        and at.states.dtype == np.int64
+        and shaped
+        and min(at.ways, at.peak, at.total) >= 0
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -141,8 +142,12 @@ def register(kind: Kind) -> Kind:
     label = getattr(kind, "name", type(kind).__name__)
     if missing:
         raise InvalidInput(f"kind {label!r} lacks {', '.join(missing)}: give it every member of knight.tasks.Kind")
-    if not str(kind.table).isidentifier():
-        raise InvalidInput(f"kind {label!r}: its table {kind.table!r} is not a plain name (letters, digits, _)")
+    if kind.name != "tour":
+        from knight.engine import METHODS
+
+        if kind.name in METHODS:
+            raise InvalidInput(f"kind {label!r}: the name of a tour method; give the kind a name of its own")
+    _check_table(label, kind.table, kind.columns)
     known = _KINDS.get(kind.name)
     if known is not None and known is not kind:
         raise InvalidInput(f"two kinds of work are named {kind.name!r}: rename one")
@@ -150,6 +155,23 @@ def register(kind: Kind) -> Kind:
         raise InvalidInput(f"kind {kind.name!r}: table {kind.table!r} is another kind's; give it a table of its own")
     _KINDS[kind.name] = kind
     return kind
+
+
+def _check_table(label: str, table: str, columns: tuple[str, ...]) -> None:
+    """Refuse a kind whose table and columns SQLite would not take as written (a keyword for a name, a reserved
+    or odd name, a bad declaration), by making the table in an empty database: one line, not a store's error."""
+    names = [str(column).split()[0] if str(column).split() else "" for column in columns]
+    if not str(table).isidentifier() or not all(name.isidentifier() for name in names) or "task_key" in names:
+        raise InvalidInput(
+            f"kind {label!r}: its table {table!r} and columns {names} must be plain names (letters, digits, _), "
+            "task_key not among them"
+        )
+    try:
+        sqlite3.connect(":memory:").execute(f"CREATE TABLE {table} (task_key TEXT PRIMARY KEY, {', '.join(columns)})")
+    except sqlite3.Error as error:
+        raise InvalidInput(
+            f"kind {label!r}: SQLite refuses its table {table} ({error}); rename it or its columns"
+        ) from None
 
 
 def kinds() -> list[Kind]:
@@ -189,5 +211,7 @@ def _load() -> None:
     for name in filter(None, (part.strip() for part in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
         try:
             importlib.import_module(name)
-        except ImportError as error:
-            raise InvalidInput(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {error}") from None
+        except InvalidInput:
+            raise
+        except Exception as error:  # noqa: BLE001 - a kind's module is the user's code: any error, in one line
+            raise InvalidInput(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {type(error).__name__}: {error}") from None

@@ -78,6 +78,9 @@ def test_a_checkpoint_of_another_count_or_damaged_is_not_read(tmp_path: Path, ev
     assert Checkpoints(mine).last() is None
     (tmp_path / f"{mine.key}.npz").write_bytes(b"not a checkpoint")
     assert Checkpoints(mine).last() is None
+    for square, states in ((999, np.zeros(2, dtype=np.int64)), (6, np.zeros(2, dtype=np.int64)), (5, np.zeros(3))):
+        Checkpoints(mine).keep(frontier_module.FrontierProgress(square, states, 0, 1, 1, 1.0))
+        assert Checkpoints(mine).last() is None  # past the board, not a row's end, not 64-bit words
     assert kind_of(mine.method).run(mine).tours == frontier_count(Board(5, 6)).tours
 
 

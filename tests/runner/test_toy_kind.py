@@ -158,3 +158,36 @@ def test_a_kind_that_lacks_a_member_is_refused_in_one_line(toy: Path) -> None:
     (toy / "toy_kind.py").write_text(source.replace("    checkpoints = False\n", ""), encoding="utf-8")
     ran = knight(["run", "toy.toml"], toy)
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "lacks checkpoints" in ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (('name = "degree"', 'name = "warnsdorff"'), "the name of a tour method"),
+        (('table = "toy_degrees"', 'table = "order"'), "SQLite refuses its table order"),
+        (('table = "toy_degrees"', 'table = "results"'), "is one of the store's own"),
+        (('"degree INTEGER NOT NULL CHECK (degree >= 0)",', '"group INTEGER",'), "SQLite refuses its table"),
+        (("raise InvalidInput", "raise RuntimeError"), "failed to list its tasks: RuntimeError: plus must be"),
+    ],
+)
+def test_a_kind_the_store_cannot_take_is_refused_in_one_line(toy: Path, change: tuple[str, str], said: str) -> None:
+    source = (toy / "toy_kind.py").read_text(encoding="utf-8")
+    assert change[0] in source
+    (toy / "toy_kind.py").write_text(source.replace(change[0], change[1]), encoding="utf-8")
+    if "RuntimeError" in said:
+        (toy / "toy.toml").write_text(JOB.replace("plus = 1", "plus = -1"), encoding="utf-8")  # params it refuses
+    ran = knight(["run", "toy.toml"], toy)
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and said in ran.stderr, ran.stderr
+
+
+def test_a_kind_changed_since_it_stored_its_outcomes_is_refused_not_called_damage(toy: Path) -> None:
+    assert knight(["run", "toy.toml", "-q"], toy).returncode == 0
+    source = (toy / "toy_kind.py").read_text(encoding="utf-8")
+    changed = source.replace(
+        '("degree INTEGER NOT NULL CHECK (degree >= 0)",)', '("degree INTEGER NOT NULL", "extra INTEGER")'
+    )
+    (toy / "toy_kind.py").write_text(changed, encoding="utf-8")
+    ran = knight(["run", "toy.toml"], toy)
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "give the changed kind a table" in ran.stderr
+    (toy / "toy_kind.py").write_text(source, encoding="utf-8")
+    assert knight(["verify"], toy).returncode == 0  # the store as it was
