@@ -127,6 +127,8 @@ class Checkpoints:
         if path is not None:
             with suppress(OSError):  # one left behind is not read again once the count is stored
                 path.unlink(missing_ok=True)
+            with suppress(OSError):  # the folder too, once no count keeps one there
+                path.parent.rmdir()
 
 
 def _seconds(given: str | None) -> float:
