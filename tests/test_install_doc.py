@@ -12,17 +12,9 @@ import sys
 import sysconfig
 import tomllib
 
-from doc_commands import ROOT, check, clean_environment, commands, slow_mode, temporary_clone, transcript, walk
+from doc_commands import ROOT, check, clean_environment, commands, stand_in, temporary_clone, transcript, walk
 
 PAGE = ROOT / "docs" / "install.md"
-SLOW_TARGETS = ("test",)  # the suite itself: run again only in slow mode
-
-
-def stand_in(command) -> str | None:
-    shell = command.shell
-    if slow_mode():
-        return shell
-    return re.sub(rf"\bmake ({'|'.join(SLOW_TARGETS)})\b", r"make -n \1 >/dev/null", shell)
 
 
 def test_every_command_of_the_install_page_works(tmp_path):

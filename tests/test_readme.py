@@ -12,18 +12,9 @@ from __future__ import annotations
 import re
 import subprocess
 
-from doc_commands import ROOT, VENV, check, clean_environment, commands, slow_mode, temporary_clone, transcript, walk
+from doc_commands import ROOT, VENV, check, clean_environment, commands, stand_in, temporary_clone, transcript, walk
 
 README = ROOT / "README.md"
-SLOW_TARGETS = ("test",)  # the suite itself: run again only in slow mode
-
-
-def stand_in(command) -> str | None:
-    """What runs for ``command`` (see the module's docstring)."""
-    shell = command.shell
-    if slow_mode():
-        return shell
-    return re.sub(rf"\bmake ({'|'.join(SLOW_TARGETS)})\b", r"make -n \1 >/dev/null", shell)
 
 
 def test_every_command_of_the_readme_works_in_a_fresh_clone(tmp_path):

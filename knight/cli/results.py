@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -368,20 +368,7 @@ def _fitted(
         widths[key] = grown
     lines = textwrap.wrap(title, console.width) or [""]
     heads = {key: (headings[key].split() if key in numeric and split else [headings[key]]) for key in shown}
-    depth = max(len(words) for words in heads.values())
-    for line in range(depth):  # the headings, a word a line for numbers when split, bottom-aligned
-        lines.append(
-            _line(
-                [
-                    (
-                        words[line - depth + len(words)] if line >= depth - len(words) else "",
-                        widths[key],
-                        key in numeric,
-                    )
-                    for key, words in heads.items()
-                ]
-            )
-        )
+    lines += _heading_lines(heads, widths, numeric)
     lines.append("─" * min(console.width, sum(widths.values()) + 2 * (len(widths) - 1)))
     for row in cells:  # a text cell longer than its column folds onto more lines
         folded = {
@@ -402,6 +389,20 @@ def _fitted(
             f"left out at this width: {', '.join(left_out)} (--csv and --json give every column)", console.width
         )
     return "\n".join(lines) + "\n"
+
+
+def _heading_lines(heads: dict[str, list[str]], widths: dict[str, int], numeric: list[str]) -> list[str]:
+    """The headings' lines: each heading's words, a word a line where split, bottom-aligned over its column."""
+    depth = max(len(words) for words in heads.values())
+    return [
+        _line(
+            [
+                (words[line - depth + len(words)] if line >= depth - len(words) else "", widths[key], key in numeric)
+                for key, words in heads.items()
+            ]
+        )
+        for line in range(depth)
+    ]
 
 
 def _line(cells: list[tuple[str, int, bool]]) -> str:
@@ -448,6 +449,14 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
         writer.writeheader()
         writer.writerows(rows)
         return 0
+    _print_reach_tables(rows, ranges, claims)
+    return 0
+
+
+def _print_reach_tables(
+    rows: Sequence[Mapping[str, object]], ranges: list[tuple[int, int]], claims: list[dict[str, object]]
+) -> None:
+    """The board-size study on the terminal: how far each rule goes, then the literature's claims judged."""
     from rich.table import Table
 
     console = _console()
@@ -471,4 +480,3 @@ def _print_reach(opened: Store, job: str | None, as_json: bool, as_csv: bool) ->
     for claim in claims:
         verdicts.add_row(*(str(claim[k]) for k in ("source", "rule", "statement", "ours", "verdict")))
     console.print(verdicts)
-    return 0
