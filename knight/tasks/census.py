@@ -4,6 +4,7 @@ Burnside's sum also in ``census_shares``). A census is its units' counts put tog
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import time
@@ -11,11 +12,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from knight.engine.census import CensusSpec, CensusUnit, count_unit
+from knight.engine import Board
+from knight.engine.census import MAX_CENSUS_SQUARES, CensusSpec, CensusUnit, census_size, count_unit
+from knight.engine.parameters import Params
+from knight.errors import InvalidInput
 from knight.tasks.kind import TaskShape
+from knight.tasks.sweep import Asked, Listed, Starts, Sweep, Where, at_most, removed_off_starts
 from knight.tasks.task import CENSUS, Task
 
-__all__ = ["KIND", "CensusKind", "CensusPlan", "UnitCount"]
+__all__ = ["KIND", "CensusKind", "CensusPlan", "UnitCount", "sweep_of"]
 
 log = logging.getLogger("knight.runner.work")
 
@@ -91,6 +96,76 @@ class CensusKind:
 
     def describe(self, task: Task) -> str:
         return f"census {task.unit.key}"
+
+    def sweep_model(self, method: str) -> type[Any]:
+        return _sweep_model()
+
+    def sweep(self, asked: Asked, where: Where) -> Sweep:
+        """Every census of the sweep (board, closed, depth): its units counted against the job's bound, then
+        listed."""
+        params, boards, starts = asked.table.params, asked.boards, asked.starts
+        at_most(boards, MAX_CENSUS_SQUARES, "the census counts tours", where)
+        removed = removed_off_starts(params.removed, boards, () if starts == "all" else starts, where)
+        if True in params.closed and starts != "all":
+            where.fail(
+                "starts",
+                'a closed census searches from one square (every closed tour passes through all); use starts = "all"',
+            )
+        kinds = list(itertools.product(dict.fromkeys(params.closed), dict.fromkeys(params.depth)))
+        chosen = None if starts == "all" else starts
+        specs = [CensusSpec(b.n, b.m, closed, removed, chosen, depth) for b in boards for closed, depth in kinds]  # type: ignore[arg-type]
+        for spec in specs:  # counted first: a census's units are listed only when the job's size allows
+            try:
+                units = sum(
+                    census_size(spec.board, closed=spec.closed, removed=removed, start=start, depth=spec.depth)
+                    for start in (spec.starts or (None,))
+                )
+            except InvalidInput as error:
+                where.fail("params", f"{spec.board}: {error}")
+            where.count("params.depth", units)
+        plans = []
+        for spec in specs:
+            try:
+                plans.append(CensusPlan.of(spec))
+            except InvalidInput as error:
+                where.fail("params", f"{spec.board}: {error}")
+        grid = tuple({"closed": closed, "removed": removed, "depth": depth} for closed, depth in kinds)
+        return sweep_of(asked.label, boards, starts, grid, tuple(plans))
+
+
+def sweep_of(
+    label: str, boards: tuple[Board, ...], starts: Starts, grid: tuple[Params, ...], plans: tuple[CensusPlan, ...]
+) -> Sweep:
+    """The sweep of the censuses ``plans`` (each its board and a set of ``grid``): their units, census by census."""
+    return Sweep(label, CENSUS, boards, starts, grid, Listed(tuple(t for plan in plans for t in plan.tasks)), plans)
+
+
+@cache
+def _sweep_model() -> type[Any]:
+    """The model of a census sweep (pydantic, built the first time a job file names one)."""
+    from typing import Annotated, Literal
+
+    from pydantic import Field, StrictInt
+
+    from knight.tasks.params import Axis, CountParams, SquareItem, SweepTable, must_be, otherwise
+
+    class CensusParams(CountParams):
+        depth: Annotated[
+            Axis[Annotated[StrictInt, Field(ge=1)]], must_be("moves fixed per unit, a positive integer or a list")
+        ] = [1]
+
+    class CensusSweep(SweepTable):
+        starts: Annotated[
+            Literal["all"] | Annotated[list[SquareItem], Field(min_length=1)],
+            otherwise(lambda _: 'a census takes starts = "all" or a list of [row, col]'),
+        ] = "all"
+        params: CensusParams = CensusParams()
+        # None, which TOML cannot write, is the only value: any given is refused
+        repeats: Annotated[None, otherwise(lambda _: "does not apply to method 'census', which counts every tour")] = (
+            None
+        )
+
+    return CensusSweep
 
 
 @cache

@@ -4,8 +4,11 @@ where asked; and its outcome (table ``estimates``)."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import logging
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,14 +19,19 @@ import numpy as np
 
 from knight.engine import Board
 from knight.engine.board import Square, size_text
-from knight.engine.parameters import ParamValue
-from knight.engine.treesize import TreeEstimate
+from knight.engine.parameters import Params, ParamValue
+from knight.engine.treesize import MAX_ESTIMATE_SQUARES, TreeEstimate
 from knight.tasks.kind import TaskShape
+from knight.tasks.sweep import Asked, Grid, Sweep, Where, at_most, starts_total
 from knight.tasks.task import ESTIMATE, Task, rate_of
 
 __all__ = [
+    "DEFAULT",
+    "DEFAULTS",
     "EXACT_TREE_UP_TO",
     "KIND",
+    "MAX_PROBES",
+    "MAX_RATE_NODES",
     "RATE_RUNS",
     "EstimateKind",
     "EstimateParams",
@@ -39,6 +47,10 @@ EXACT_TREE_UP_TO = 25
 #: The plain search is timed this many times; the fastest run gives the node rate (the others
 #: lost time to the machine, not to the search).
 RATE_RUNS = 3
+#: The most probes one estimate task may run (about 25 s on 8 x 8, compiled).
+MAX_PROBES = 10_000_000
+#: The most nodes one estimate task may time the plain search for (about 10 s at 2·10^7 nodes a second).
+MAX_RATE_NODES = 200_000_000
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,11 @@ class EstimateParams:
     def of(cls, params: Mapping[str, ParamValue]) -> EstimateParams:
         """The parameters of an estimate task's ``params``; ValueError when one is missing or not a whole number."""
         return cls(_whole(params, "probes"), _whole(params, "seed"), _whole(params, "rate_nodes"))
+
+
+#: A tree-size sweep's parameters when the file leaves them out (task keys are made with them).
+DEFAULT = EstimateParams(probes=100_000, seed=0, rate_nodes=0)
+DEFAULTS: Params = dataclasses.asdict(DEFAULT)
 
 
 def _whole(params: Mapping[str, ParamValue], name: str) -> int:
@@ -155,6 +172,51 @@ class EstimateKind:
     def describe(self, task: Task) -> str:
         params = ", ".join(f"{name}={value}" for name, value in task.params)
         return f"{task.method}({params}) {size_text(task.n, task.m)} from {task.start}"
+
+    def sweep_model(self, method: str) -> type[Any]:
+        return _sweep_model()
+
+    def sweep(self, asked: Asked, where: Where) -> Sweep:
+        """Every board, start and set of the grid of probes, seeds and timed nodes (the defaults filled in)."""
+        boards, starts = asked.boards, asked.starts
+        params = {name: getattr(asked.table.params, name) for name in asked.written}  # in the file's order
+        at_most(boards, MAX_ESTIMATE_SQUARES, "the tree is estimated", where)
+        where.grid(math.prod(len(values) for values in params.values()), starts_total(boards, starts))
+        grid = tuple(DEFAULTS | dict(zip(params, values)) for values in itertools.product(*params.values()))
+        built = Sweep(asked.label, ESTIMATE, boards, starts, grid, Grid(ESTIMATE, boards, starts, grid))
+        where.count("boards", built.count())
+        return built
+
+
+@cache
+def _sweep_model() -> type[Any]:
+    """The model of an estimate sweep (pydantic, built the first time a job file names one)."""
+    from typing import Annotated
+
+    from pydantic import Field, StrictInt
+
+    from knight.tasks.params import Axis, SweepTable, Table, must_be, otherwise
+
+    class EstimateSweepParams(Table):
+        probes: Annotated[
+            Axis[Annotated[StrictInt, Field(ge=1, le=MAX_PROBES)]],
+            must_be(f"a number of Knuth's random probes, 1..{MAX_PROBES:,}"),
+        ] = [DEFAULT.probes]
+        seed: Annotated[
+            Axis[Annotated[StrictInt, Field(ge=0)]], must_be("a non-negative integer, the probes' seed")
+        ] = [DEFAULT.seed]
+        rate_nodes: Annotated[
+            Axis[Annotated[StrictInt, Field(ge=0, le=MAX_RATE_NODES)]],
+            must_be(f"a number of nodes of plain backtracking to time, 0..{MAX_RATE_NODES:,}"),
+        ] = [DEFAULT.rate_nodes]
+
+    class EstimateSweep(SweepTable):
+        params: EstimateSweepParams = EstimateSweepParams()
+        repeats: Annotated[
+            None, otherwise(lambda _: f"does not apply to method {ESTIMATE!r}; give params.seed (a list for several)")
+        ] = None
+
+    return EstimateSweep
 
 
 def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_RUNS) -> tuple[int, float]:

@@ -6,20 +6,26 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from knight.engine import Board
 from knight.engine.board import Square, size_text
-from knight.engine.parameters import ParamValue
+from knight.engine.frontier import DEFAULT_MAX_STATES, MAX_STATES, check_frontier_board
+from knight.engine.parameters import Params, ParamValue
+from knight.errors import InvalidInput
 from knight.tasks.kind import TaskShape
+from knight.tasks.sweep import Asked, Sweep, Where, removed_off_starts
 from knight.tasks.task import FRONTIER, Task, removed_squares
 
-__all__ = ["KIND", "FrontierKind", "FrontierParams", "FrontierResult"]
+__all__ = ["KIND", "MAX_STATE_CAP", "FrontierKind", "FrontierParams", "FrontierResult", "sweep_of"]
 
 log = logging.getLogger("knight.runner.work")
+
+#: The largest state cap a frontier sweep may set: the engine's (a table of fewer than 2^32 slots, some 150 GB).
+MAX_STATE_CAP = MAX_STATES
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,7 @@ class FrontierKind:
     sealed_when_stored = False
 
     def run(self, task: Task) -> FrontierResult:
-        from knight.engine.frontier import DEFAULT_MAX_STATES, frontier_count  # lazily: the workers' alone
+        from knight.engine.frontier import frontier_count  # lazily: the workers' alone
         from knight.tasks.checkpoint import Checkpoints
 
         params = task.frontier
@@ -132,6 +138,76 @@ class FrontierKind:
 
     def describe(self, task: Task) -> str:
         return f"frontier {task.frontier.describe(task.n, task.m)}"
+
+    def sweep_model(self, method: str) -> type[Any]:
+        return _sweep_model()
+
+    def sweep(self, asked: Asked, where: Where) -> Sweep:
+        """Each board one the frontier method can count, one task per board and value of closed."""
+        params = asked.table.params
+        for board in asked.boards:
+            try:
+                check_frontier_board(board)
+            except InvalidInput as error:
+                where.fail("boards", f"{board}: {error}")
+        removed = removed_off_starts(params.removed, asked.boards, (), where)
+        grid: tuple[Params, ...] = tuple(
+            {"closed": closed, "removed": removed} for closed in dict.fromkeys(params.closed)
+        )
+        built = sweep_of(asked.label, asked.boards, grid, params.max_states)
+        where.count("boards", built.count())
+        return built
+
+
+@dataclass(frozen=True)
+class PerBoard:
+    """A frontier sweep's tasks: board, then parameters (it has no start square), under the state cap."""
+
+    boards: tuple[Board, ...]
+    grid: tuple[Params, ...]
+    max_states: int | None
+
+    def count(self) -> int:
+        return len(self.boards) * len(self.grid)
+
+    def tasks(self) -> Iterator[Task]:
+        for board in self.boards:
+            for asked in self.grid:
+                yield FrontierParams.of(asked).task(board.n, board.m, self.max_states)
+
+
+def sweep_of(label: str, boards: tuple[Board, ...], grid: tuple[Params, ...], max_states: int | None) -> Sweep:
+    """The sweep that counts every tour of each of ``boards`` for each parameter set of ``grid`` (closed, removed),
+    under the state cap ``max_states`` (None: the engine's default)."""
+    return Sweep(label, FRONTIER, boards, "all", grid, PerBoard(boards, grid, max_states))
+
+
+@cache
+def _sweep_model() -> type[Any]:
+    """The model of a frontier sweep (pydantic, built the first time a job file names one)."""
+    from typing import Annotated, Literal
+
+    from pydantic import Field, StrictInt
+
+    from knight.tasks.params import CountParams, SweepTable, must_be, otherwise
+
+    class FrontierSweepParams(CountParams):
+        max_states: Annotated[
+            Annotated[StrictInt, Field(ge=1, le=MAX_STATE_CAP)] | None,
+            must_be(f"the state cap, a whole number of states 1..{MAX_STATE_CAP:,} (default {DEFAULT_MAX_STATES:,})"),
+        ] = None
+
+    class FrontierSweep(SweepTable):
+        starts: Annotated[
+            Literal["all"],
+            otherwise(lambda _: f"method {FRONTIER!r} counts every tour at once, from no start: leave starts out"),
+        ] = "all"
+        params: FrontierSweepParams = FrontierSweepParams()
+        repeats: Annotated[
+            None, otherwise(lambda _: f"does not apply to method {FRONTIER!r}, which counts every tour")
+        ] = None
+
+    return FrontierSweep
 
 
 @cache

@@ -7,9 +7,11 @@ its columns, :meth:`~Kind.row` and :meth:`~Kind.read`). A kind that a job file m
 :class:`SweepKind`: it also expands a sweep into tasks and says how ``knight results`` shows its outcomes.
 
 The built-in kinds are the tour (every method of :data:`knight.engine.METHODS`), the census unit, the frontier count
-and the tree-size estimate; the job file's and ``knight results``' own code serves those four. Another kind is one
-module that calls :func:`register` with its :class:`SweepKind`; ``KNIGHT_KINDS`` (module names, comma-separated)
-imports such modules when the registry is first read, so that ``knight run`` finds them.
+and the tree-size estimate, each with a model of its own params and its expansion into tasks
+(:class:`~knight.tasks.sweep.Expander`); a kind of one's own may list its tasks from its params as written
+(:meth:`SweepKind.tasks`) instead. Another kind is one module that calls :func:`register` with its
+:class:`SweepKind`; ``KNIGHT_KINDS`` (module names, comma-separated) imports such modules when the registry is first
+read, so that ``knight run`` finds them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,18 @@ if TYPE_CHECKING:
     from knight.engine.board import Square
     from knight.tasks.task import Task
 
-__all__ = ["BUILT_IN", "PLUGINS_VARIABLE", "Kind", "Shown", "SweepKind", "kind_of", "kinds", "register", "sweep_kinds"]
+__all__ = [
+    "BUILT_IN",
+    "PLUGINS_VARIABLE",
+    "Kind",
+    "Shown",
+    "SweepKind",
+    "kind_of",
+    "kinds",
+    "register",
+    "sweep_kinds",
+    "sweep_methods",
+]
 
 #: The names of the built-in kinds, which the job file's and ``knight results``' own code serves.
 BUILT_IN = ("tour", "census", "frontier", "estimate")
@@ -107,11 +120,17 @@ class Shown:
 
 
 class SweepKind(Kind, Protocol):
-    """A kind a job file may name (``method = "NAME"``) with its own parameters, and that ``knight results`` shows."""
+    """A kind a job file may name (``method = "NAME"``) with its own parameters, and that ``knight results`` shows.
+
+    Its sweep is either listed by :meth:`tasks` from its params table as written, or, for a kind with a params model
+    of its own (the built-in four), checked and expanded by its ``sweep_model`` and ``sweep``
+    (:class:`~knight.tasks.sweep.Expander`): :func:`knight.tasks.sweep.expander` gives the one the job file uses.
+    """
 
     def tasks(self, starts: Mapping[Board, list[Square]], params: Mapping[str, Any]) -> Iterable[Task]:
         """The sweep's tasks: ``starts`` each board of the sweep with its start squares, ``params`` its params
-        table as written; raise :class:`~knight.errors.InvalidInput` (one line) for parameters it refuses."""
+        table as written; raise :class:`~knight.errors.InvalidInput` (one line) for parameters it refuses.
+        (Not needed by a kind with ``sweep_model`` and ``sweep``.)"""
         ...
 
     def read(self, row: tuple[Any, ...]) -> Any:
@@ -131,13 +150,15 @@ _plugins_loaded = False
 _MEMBERS: tuple[str, ...] = ("name", "table", "columns", "sealed_when_stored", "checkpoints", "run", "problem")
 _MEMBERS += ("row", "derived", "warm", "describe")
 _SWEEP_MEMBERS = ("tasks", "read", "shown")
+#: A sweep kind's own expansion (knight.tasks.sweep.Expander), in place of ``tasks``.
+_EXPANDER = ("sweep_model", "sweep")
 
 
 def register(kind: Kind) -> Kind:
     """Add ``kind`` to the registry under its name (once; a second kind of that name is refused); returns it.
     A kind that lacks a member of :class:`Kind` (or, with any of ``tasks``, ``read`` and ``shown``, of
     :class:`SweepKind`), or whose table is no plain name, is refused in one line."""
-    wanted = _MEMBERS + (_SWEEP_MEMBERS if any(hasattr(kind, name) for name in _SWEEP_MEMBERS) else ())
+    wanted = _MEMBERS + (_sweep_members(kind) if any(hasattr(kind, name) for name in _SWEEP_MEMBERS) else ())
     missing = [name for name in wanted if not hasattr(kind, name)]
     label = getattr(kind, "name", type(kind).__name__)
     if missing:
@@ -193,9 +214,27 @@ def kind_of(method: str) -> Kind:
     raise InvalidInput(f"no kind of work is named {method!r}; known: {', '.join(sorted([*_KINDS, *METHODS]))}")
 
 
+def _sweep_members(kind: object) -> tuple[str, ...]:
+    """The members a sweep kind needs: ``read`` and ``shown``, and ``tasks`` or its own expander's."""
+    return ("read", "shown", *(_EXPANDER if any(hasattr(kind, name) for name in _EXPANDER) else ("tasks",)))
+
+
 def sweep_kinds() -> Iterable[SweepKind]:
-    """The registered kinds a job file may name with parameters of their own (none of the built-in four)."""
-    return [kind for kind in kinds() if all(hasattr(kind, name) for name in _SWEEP_MEMBERS)]  # type: ignore[misc]
+    """The registered kinds a job file may name, each with its parameters, and that ``knight results`` shows."""
+    return [kind for kind in kinds() if all(hasattr(kind, name) for name in _sweep_members(kind))]  # type: ignore[misc]
+
+
+def _listed(kind: object) -> bool:
+    """True for a kind a job file may name: it lists its tasks, or expands its sweep itself."""
+    return hasattr(kind, "tasks") or all(hasattr(kind, name) for name in _EXPANDER)
+
+
+def sweep_methods() -> tuple[str, ...]:
+    """Every method a sweep may name: the engine's tour methods, then every other sweep kind's name (sorted)."""
+    from knight.engine import METHODS
+
+    others = sorted(kind.name for kind in kinds() if kind.name != "tour" and _listed(kind))
+    return (*METHODS, *others)
 
 
 def _load() -> None:

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import logging
+import math
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -12,17 +16,21 @@ import numpy as np
 from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
 from knight.engine.codec import decode_path, encode_path, encoded_size
+from knight.engine.parameters import Parameter, Params, ParamValue
 from knight.errors import InvalidInput
 from knight.tasks.kind import TaskShape
+from knight.tasks.sweep import Asked, Grid, Sweep, Where, removed_off_starts, start_squares, starts_total
 from knight.tasks.task import InvalidResult
 
 if TYPE_CHECKING:
     from knight.tasks.task import Task
 
-__all__ = ["KIND", "PATH_KEPT_UP_TO_SQUARES", "TourKind", "TourOutcome", "validate_tour", "warm_method"]
+__all__ = ["KIND", "PATH_KEPT_UP_TO_SQUARES", "RANDOM_WALK", "TourKind", "TourOutcome", "validate_tour", "warm_method"]
 
 #: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
 PATH_KEPT_UP_TO_SQUARES = 100_000
+#: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
+RANDOM_WALK = "random-walk"
 
 log = logging.getLogger("knight.runner.work")
 
@@ -133,6 +141,93 @@ class TourKind:
     def describe(self, task: Task) -> str:
         params = ", ".join(f"{name}={value}" for name, value in task.params)
         return f"{task.method}({params}) {size_text(task.n, task.m)} from {task.start}"
+
+    def sweep_model(self, method: str) -> type[Any]:
+        """The model of a sweep of the tour method ``method``, its ``params`` made from the engine's descriptions."""
+        return _tour_sweep(method)
+
+    def sweep(self, asked: Asked, where: Where) -> Sweep:
+        """Every board, start and set of the parameter grid (a seeded set once a seed), counted before it is listed."""
+        table, boards, starts = asked.table, asked.boards, asked.starts
+        params = {name: getattr(table.params, name) for name in asked.written}  # in the file's order
+        removed = removed_off_starts(params.pop("removed", []), boards, starts, where)
+        grid = _grid(table.method, params, table.repeats, starts_total(boards, starts), where)
+        if removed:  # one set of squares for every task of the sweep
+            grid = tuple({**params, "removed": removed} for params in grid)
+        if any(params.get("tie") == "squirrel" for params in grid) and any(
+            not b.is_square or b.n < 5 or start_squares(b, starts) != [(0, 0)] for b in boards
+        ):
+            where.fail(
+                "params.tie",
+                "'squirrel' needs square boards of side 5 or more and starts = [[0, 0]]; put it in a sweep of its own",
+            )
+        built = Sweep(asked.label, table.method, boards, starts, grid, Grid(table.method, boards, starts, grid))
+        where.count("boards", built.count())
+        return built
+
+
+def _grid(
+    method: str, choices: dict[str, list[ParamValue]], repeats: int | None, starts: int, where: Where
+) -> tuple[Params, ...]:
+    """The parameter grid of a tour method's sweep over ``starts`` start squares in all, counted before it is built."""
+    from knight.engine.methods import METHODS
+
+    seeded = METHODS[method].seeded
+    seeds = choices.pop("seed", None)
+    if repeats is not None:
+        if method != RANDOM_WALK and "random" not in choices.get("tie", []):
+            where.fail(
+                "repeats",
+                f"applies only to the tie-break 'random' and to method '{RANDOM_WALK}'; add tie = \"random\" to params",
+            )
+        if seeds is not None:
+            where.fail("repeats", "give either repeats or params.seed, not both")
+    per_set = len(seeds) if seeds is not None else (repeats or 1)  # at most, for the seeded sets
+    where.grid(math.prod(len(values) for values in choices.values()) * per_set, starts)
+    grid: list[Params] = []
+    for combination in itertools.product(*choices.values()):
+        params = {**METHODS[method].defaults(), **dict(zip(choices, combination))}
+        if seeded(params):
+            grid.extend({**params, "seed": seed} for seed in (seeds if seeds is not None else range(repeats or 1)))
+        else:
+            grid.append(params)
+    if seeds is not None and not any(seeded(params) for params in grid):
+        where.fail("params.seed", "applies only to the tie-break 'random'; add tie = \"random\"")
+    return tuple({json.dumps(params, sort_keys=True): params for params in grid}.values())
+
+
+@cache
+def _tour_sweep(method: str) -> type[Any]:
+    """The model of a sweep of ``method`` (pydantic, built the first time a job file names it)."""
+    from pydantic import create_model
+
+    from knight.engine.methods import METHODS
+    from knight.tasks.params import SweepTable, Table
+
+    # pydantic's field definitions, (type, default) each: create_model takes them as Any (a type form)
+    fields: dict[str, Any] = {name: (_tour_parameter(p), None) for name, p in METHODS[method].parameters.items()}
+    params = create_model(f"params of {method}", __base__=Table, **fields)
+    return create_model(f"sweep of {method}", __base__=SweepTable, params=(params, params()))
+
+
+def _tour_parameter(parameter: Parameter) -> Any:
+    """The type of one parameter of a tour method: a grid axis of the values its description accepts
+    (read at each check: a choice registered later is valid), or one set of squares."""
+    from typing import Annotated
+
+    from pydantic import AfterValidator
+
+    from knight.tasks.params import Axis, Removed, problem
+
+    if parameter.kind == "squares":
+        return Removed
+
+    def check(value: Any) -> Any:
+        if (found := parameter.problem(value)) is not None:
+            raise problem(found)
+        return value
+
+    return Axis[Annotated[Any, AfterValidator(check)]]
 
 
 def warm_method(method: str) -> None:

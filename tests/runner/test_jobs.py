@@ -12,8 +12,10 @@ from runner_helpers import REPO, write_job
 
 from knight.cli import main
 from knight.runner import JobError, load_job
-from knight.runner.jobs import PARAMETER_DEFAULTS, SWEEP_METHODS, parse_job
+from knight.runner.jobs import parse_job
 from knight.tasks import Task
+from knight.tasks.estimate import DEFAULTS as ESTIMATE_DEFAULTS
+from knight.tasks.kind import sweep_methods
 
 GOOD = """
 name = "small"
@@ -172,7 +174,8 @@ def test_bad_run_options_are_refused_in_one_line(tmp_path, capsys, args, expecte
 def test_defaults_cover_every_method():
     from knight.engine import METHODS
 
-    assert set(PARAMETER_DEFAULTS) == set(METHODS) | {"estimate"}  # the census's parameters have no defaults
+    assert all(isinstance(METHODS[name].defaults(), dict) for name in METHODS)  # the census's params have no defaults
+    assert set(ESTIMATE_DEFAULTS) == {"probes", "seed", "rate_nodes"}
 
 
 def test_results_without_a_store_says_what_to_do(tmp_path, capsys):
@@ -235,7 +238,7 @@ PARAMS = st.dictionaries(st.sampled_from(KEYS[7:]), VALUES, max_size=3)
 #: Sweeps near valid ones (each key mostly a value it takes), so that most get past the first checks.
 SWEEPS = st.fixed_dictionaries(
     {
-        "method": st.sampled_from([*SWEEP_METHODS, "knightly"]),
+        "method": st.sampled_from([*sweep_methods(), "knightly"]),
         "boards": st.sampled_from([5, "5x6", [4, 5], "3..5", [1], [6, "3..4x5"]]) | VALUES,
         "starts": st.sampled_from(["all", "corners", [[0, 0]], [[0, 1], [2, 2]], {"sample": 2}]) | VALUES,
     },

@@ -10,7 +10,7 @@ from knight.cli import main
 from knight.engine import METHODS, TIE_BREAKS, Board, find_tour, greedy, register_tie_break
 from knight.report.appendix import appendix_section
 from knight.runner import JobError, load_job
-from knight.runner.jobs import PARAMETER_DEFAULTS
+from knight.tasks.estimate import DEFAULTS as ESTIMATE_DEFAULTS
 
 DUMMY = "backwards"
 
@@ -28,7 +28,8 @@ def dummy_tie_break():
 
 def test_the_defaults_a_job_fills_in_are_the_ones_task_keys_were_made_with():
     # Changing these would change every task's key and lose the stored results.
-    assert PARAMETER_DEFAULTS == {
+    defaults = {**{name: method.defaults() for name, method in METHODS.items()}, "estimate": ESTIMATE_DEFAULTS}
+    assert defaults == {
         "naive": {},
         "static": {},
         "warnsdorff": {"tie": "first"},

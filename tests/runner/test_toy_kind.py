@@ -191,3 +191,45 @@ def test_a_kind_changed_since_it_stored_its_outcomes_is_refused_not_called_damag
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "give the changed kind a table" in ran.stderr
     (toy / "toy_kind.py").write_text(source, encoding="utf-8")
     assert knight(["verify"], toy).returncode == 0  # the store as it was
+
+
+def test_the_built_in_kinds_and_a_kind_of_ones_own_are_read_by_one_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job file's reader names no kind: it hands every sweep, a tour's, a census's, a frontier count's, an
+    estimate's and a kind of one's own alike, to its kind's expander (its model, then its tasks listed); the one
+    for a kind that lists its own tasks is the generic one. In process, without a pool: fast."""
+    from knight.runner import jobs
+    from knight.tasks import Task, kind, sweep
+
+    class Toy:  # the least a kind of one's own needs for its sweep to be read
+        name, table, columns = "toy-path", "toy_path", ("degree INTEGER",)
+
+        def tasks(self, starts, params):  # type: ignore[no-untyped-def]
+            return [Task(self.name, (), b.n, b.m, s) for b, squares in starts.items() for s in squares]
+
+    kind.kinds()  # the registry loaded, then the toy added for this test alone
+    monkeypatch.setitem(kind._KINDS, Toy.name, Toy())  # type: ignore[arg-type]
+    seen: list[tuple[str, str]] = []
+
+    def recorded(of: object) -> sweep.Expander:
+        found = sweep.expander(of)
+        seen.append((getattr(of, "name", ""), type(found).__name__))
+        return found
+
+    monkeypatch.setattr(jobs, "expander", recorded)
+    sweeps = [
+        {"boards": [5], "starts": "corners", "method": "warnsdorff"},
+        {"boards": [5], "method": "census"},
+        {"boards": [5], "method": "frontier"},
+        {"boards": [5], "starts": [[0, 0]], "method": "estimate"},
+        {"boards": [3], "starts": "all", "method": Toy.name},
+    ]
+    job = jobs.parse_job({"sweep": sweeps}, Path("path.toml"))
+    assert seen == [
+        ("tour", "TourKind"),
+        ("census", "CensusKind"),
+        ("frontier", "FrontierKind"),
+        ("estimate", "EstimateKind"),
+        (Toy.name, "_OwnTasks"),
+    ]
+    assert [sweep.method for sweep in job.sweeps] == ["warnsdorff", "census", "frontier", "estimate", Toy.name]
+    assert all(sweep.count() == len(list(sweep.tasks())) for sweep in job.sweeps)
