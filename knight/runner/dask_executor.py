@@ -36,6 +36,7 @@ __all__ = [
     "DaskExecutor",
     "scheduler_address",
     "connect_timeout",
+    "connect",
 ]
 
 log = logging.getLogger("knight.runner.dask")
@@ -211,6 +212,17 @@ class DaskExecutor:
 
 
 _ADVICE = "start one with `dask scheduler`, check the address, or drop --scheduler"
+
+
+def connect(address: str) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, checked and reached as :class:`DaskExecutor` reaches
+    it (:func:`scheduler_address`, :func:`connect_timeout`): :class:`InvalidInput` in one line when it cannot be,
+    :class:`MissingExtra` without Dask. The caller closes it."""
+    try:
+        from distributed import Client
+    except ModuleNotFoundError as error:
+        raise MissingExtra("Dask", "dask", "--scheduler") from error
+    return DaskExecutor(address, workers=0)._connect(Client)
 
 
 class ConnectionArgs(TypedDict):

@@ -1,0 +1,549 @@
+"""The frontier count with its states sharded over processes: the local machine's cores, or a Dask cluster's workers.
+
+The engine sweeps one square for one shard (:mod:`knight.engine.frontier_shards`); this module runs every shard's
+square as a task and makes them meet. A square's task for shard ``d`` reads the parts every shard sent ``d`` after
+the square before (files ``s<square-1>/p<from>-<d>.i8`` in the run's folder: raw int64, the kernels' flat pairs or
+rows), merges them, sweeps the square and writes one part for each shard (``s<square>/p<d>-<to>.i8``, each written
+whole: a temporary file renamed); the next square's tasks start when every shard's are done, and the parts of the
+square before are then removed. A task reads only files that stay until the square after it is done, and writes
+its files whole, so it can be run again: a worker killed mid-square costs its shard's task for that square, run
+again on another worker, not the count. (The tests kill a task's worker with :mod:`knight.runner.faults`, whose
+rules name a task by its square and shard where a tour's name its start.) The tasks are the same function (:func:`shard_task`) on a local process
+pool (:class:`concurrent.futures.ProcessPoolExecutor`) and on a Dask cluster (``distributed.Client.submit``).
+
+More shards than processes keeps each process's memory to a fraction of the whole (a process holds one shard's
+states at a time): 7 × 7 open, which one process counts in 6–8 GB, is counted in 8 shards by 2 processes in a few
+(docs/census.md, "Sharded counts"). On a cluster of several machines the folder must be one that every worker and
+the caller see at the same path (NFS, a cluster file system): the parts go through it.
+
+Public: :func:`sharded_frontier_count` (a :class:`ShardedCount`), :func:`default_shards`, and :func:`shard_task`
+with its :class:`ShardJob` and :class:`ShardReport` (what a worker runs).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from knight.engine.board import Board, Square
+from knight.engine.frontier import (
+    DEFAULT_MAX_STATES,
+    check_frontier_board,
+    finish_count,
+    frontier_count,
+    too_many_states,
+)
+from knight.engine.frontier_shards import (
+    MAX_SHARDS,
+    ShardSweep,
+    held_states,
+    merge_parts,
+    shard_sweep,
+    step_shard,
+)
+from knight.errors import InvalidInput, KnightError
+from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
+
+__all__ = [
+    "SHARDS_PER_PROCESS",
+    "MAX_ATTEMPTS",
+    "ShardedCount",
+    "ShardJob",
+    "ShardReport",
+    "RowDone",
+    "default_shards",
+    "shard_task",
+    "sharded_frontier_count",
+]
+
+#: Shards a process by default: a process holds one shard at a time, so four keep its memory to about a quarter of
+#: what one shard each would (more add parts and states found by two shards: 6 × 6 open sends 1.25 states a state
+#: merged with 2 shards, 1.48 with 4, 1.78 with 16).
+SHARDS_PER_PROCESS = 4
+#: How many times a square's tasks are sent to a local pool whose worker died, before the count stops.
+MAX_ATTEMPTS = 3
+#: The file name of the part shard ``source`` sends shard ``target``.
+PART_NAME = "p{source:04d}-{target:04d}.i8"
+
+
+@dataclass(frozen=True)
+class RowDone:
+    """A row of the sweep done: its index (0 the first), the seconds it took, the states after it (sharded: as the
+    shards found them, before they are merged: a state found by two shards is counted twice)."""
+
+    row: int
+    seconds: float
+    states: int
+
+
+@dataclass(frozen=True)
+class ShardedCount:
+    """A sharded frontier count: :class:`knight.engine.frontier.FrontierCount`'s fields (the tours as it counts
+    them, the most states held at once and the states summed over every square: the same numbers), and how it ran:
+    ``shards``, ``processes`` (the local pool's, or the cluster's threads), ``row_seconds`` (each row's wall time),
+    ``peak_shard_states`` (the most states one shard held after a merge) and ``peak_bytes`` (the most resident
+    memory one worker process reached, as it reported it; 0 unknown)."""
+
+    board: Board
+    closed: bool
+    tours: int
+    peak_states: int
+    states: int
+    removed: tuple[Square, ...]
+    shards: int
+    processes: int
+    row_seconds: tuple[float, ...]
+    peak_shard_states: int
+    peak_bytes: int
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """One shard's task for one square: merge the parts sent to ``shard`` after ``square - 1``, sweep ``square``
+    (none when ``square`` is the board's squares: the last merge only), write its parts. ``folder`` the run's."""
+
+    board: Board
+    closed: bool
+    removed: tuple[Square, ...]
+    wide: bool
+    square: int
+    shard: int
+    shards: int
+    folder: str
+    growth: float
+    max_states: int
+
+
+@dataclass(frozen=True)
+class ShardReport:
+    """What a shard's task found: the states it merged (each once: its share of the states after the square
+    before), the states after its square (``sent``, before the other shards' merge), the ways completed there,
+    its seconds, and its process's peak resident memory in bytes (0 unknown)."""
+
+    shard: int
+    square: int
+    merged: int
+    sent: int
+    ways: int
+    seconds: float
+    peak_bytes: int
+
+
+def default_shards(board: Board, *, closed: bool = False, processes: int | None = None) -> int:
+    """How many shards a count of ``board`` should use on ``processes`` processes (default: this machine's cores):
+    1, one process and no files, where a count takes about a minute or less on one core (a shorter side of at
+    most 5; 6 for closed tours, and for open ones up to 7 long: 6 × 7 open takes 45 s), else
+    :data:`SHARDS_PER_PROCESS` a process.
+
+    >>> default_shards(Board(6, 7), processes=2), default_shards(Board(7, 7), processes=2)
+    (1, 8)
+    """
+    processes = processes or os.cpu_count() or 1
+    width, length = sorted((board.n, board.m))
+    small = width <= 5 or (width == 6 and (closed or length <= 7))
+    return 1 if small or processes < 2 else SHARDS_PER_PROCESS * processes
+
+
+def sharded_frontier_count(
+    board: Board,
+    *,
+    closed: bool = False,
+    removed: Iterable[Square] = (),
+    shards: int | None = None,
+    processes: int | None = None,
+    scheduler: str | None = None,
+    folder: str | os.PathLike[str],
+    max_states: int = DEFAULT_MAX_STATES,
+    wide: bool | None = None,
+    on_row: Callable[[RowDone], None] | None = None,
+) -> ShardedCount:
+    """Count ``board``'s tours by the frontier method with its states in ``shards`` shards, run on a local pool of
+    ``processes`` processes or on the Dask cluster whose scheduler is at ``scheduler`` (see the module).
+
+    Parameters
+    ----------
+    board, closed, removed, max_states, wide : as :func:`knight.engine.frontier.frontier_count` takes them;
+        ``max_states`` caps the states of all shards together, and of each.
+    shards : how many shards, 1 to :data:`knight.engine.frontier_shards.MAX_SHARDS`; None, :func:`default_shards`.
+        One shard on the local machine is :func:`~knight.engine.frontier.frontier_count` in this process.
+    processes : the local pool's processes (default: this machine's cores, at most ``shards``); 1 runs the shards
+        one after another in this process. Not with ``scheduler``.
+    scheduler : a Dask scheduler's address, ``tcp://HOST:PORT``; the count runs on its workers.
+    folder : where the run's parts go (a folder of its own is made in it, and removed at the end); on a cluster of
+        several machines, one every worker sees at the same path.
+    on_row : called after each row with a :class:`RowDone`.
+
+    Returns a :class:`ShardedCount`, whose tours, peak states and states are ``frontier_count``'s.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     sharded_frontier_count(Board(5, 5), shards=3, processes=1, folder=folder).tours
+    1728
+
+    Reference: docs/census.md, "Sharded counts" (the runbook and the figures measured).
+    """
+    address = _checked_address(scheduler, processes)
+    if shards is not None and (
+        isinstance(shards, bool) or not isinstance(shards, int) or not 1 <= shards <= MAX_SHARDS
+    ):
+        raise InvalidInput(f"shards must be a whole number from 1 to {MAX_SHARDS}, got {shards!r}")
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+        raise InvalidInput(f"processes must be a whole number of at least 1, got {processes!r}")
+    sweep = shard_sweep(board, closed=closed, removed=removed, wide=wide)
+    check_frontier_board(board, max_states)
+    parent = _usable_folder(folder)
+    if address is None:
+        processes = processes or os.cpu_count() or 1
+        shards = shards or default_shards(board, closed=closed, processes=processes)
+        if shards == 1 or sweep.trivial:
+            return _one_process(sweep, max_states, wide, on_row)
+        with _local_runner(min(processes, shards)) as runner:
+            return _count(sweep, shards, runner, parent, max_states, on_row)
+    with _dask_runner(address) as runner:
+        shards = shards or default_shards(board, closed=closed, processes=max(2, runner.processes))
+        return _count(sweep, shards, runner, parent, max_states, on_row)
+
+
+def shard_task(job: ShardJob) -> ShardReport:
+    """Run one shard's square (:class:`ShardJob`): read and merge its parts, sweep, write its parts whole. Run again
+    with the same job, it writes the same parts: what a lost worker's task needs."""
+    _faults(os.environ.get(ENVIRONMENT_VARIABLE, "")).before_task(job.board.n, job.board.m, (job.square, job.shard))
+    began = time.perf_counter()
+    sweep = _sweep(job.board, job.closed, job.removed, job.wide)
+    folder = Path(job.folder)
+    if job.square == 0:
+        states = sweep.first_states() if job.shard == 0 else sweep.no_states()
+    else:
+        sources = [folder / _square_folder(job.square - 1) / _part(source, job.shard) for source in range(job.shards)]
+        held = sum(path.stat().st_size for path in sources) // (8 * (3 if sweep.wide else 2))
+        states = merge_parts((_read(path, sweep.wide) for path in sources), held, sweep)
+    merged = held_states(states)
+    if job.square == sweep.squares:  # the last merge: the states after the last square, counted
+        return ShardReport(job.shard, job.square, merged, 0, 0, time.perf_counter() - began, _peak_bytes())
+    step = step_shard(sweep, job.square, states, job.shards, growth=job.growth, max_states=job.max_states)
+    del states
+    out = folder / _square_folder(job.square)
+    out.mkdir(exist_ok=True)
+    for target, part in enumerate(step.parts):
+        _write(out / _part(job.shard, target), part)
+    return ShardReport(job.shard, job.square, merged, step.held, step.ways, time.perf_counter() - began, _peak_bytes())
+
+
+class _Runner(Protocol):
+    processes: int
+
+    def run(self, jobs: list[ShardJob]) -> list[ShardReport]: ...
+
+
+def _count(
+    sweep: ShardSweep,
+    shards: int,
+    runner: _Runner,
+    parent: Path,
+    max_states: int,
+    on_row: Callable[[RowDone], None] | None,
+) -> ShardedCount:
+    """The count, square after square, each square's tasks run by ``runner`` in a folder of its own in ``parent``."""
+    try:
+        run = Path(tempfile.mkdtemp(prefix="frontier-shards-", dir=parent))
+    except OSError as error:
+        raise InvalidInput(
+            f"cannot make the parts' folder in {parent}: {error.strerror}; give a writable folder"
+        ) from None
+    try:
+        tally = _Tally(sweep.layout.width, time.perf_counter())
+        for square in range(sweep.squares + 1):
+            jobs = [
+                ShardJob(
+                    sweep.board,
+                    sweep.closed,
+                    sweep.removed,
+                    sweep.wide,
+                    square,
+                    shard,
+                    shards,
+                    str(run),
+                    tally.growth,
+                    max_states,
+                )  # fmt: skip
+                for shard in range(shards)
+            ]
+            (run / _square_folder(square)).mkdir(exist_ok=True)
+            merged, sent = tally.add(square, runner.run(jobs))
+            if square:
+                shutil.rmtree(run / _square_folder(square - 1), ignore_errors=True)
+            if merged > max_states or sent > max_states * shards:
+                raise too_many_states(sweep.board, max_states)
+            if square < sweep.squares and square % tally.width == tally.width - 1:
+                done = tally.row_done(sent)
+                if on_row is not None:
+                    on_row(done)
+            if square and not merged:  # every partial tour died
+                break
+        count = finish_count(sweep.board, sweep.closed, tally.ways, sweep.removed, tally.peak, tally.total)
+        return ShardedCount(
+            count.board, count.closed, count.tours, count.peak_states, count.states, count.removed, shards,
+            runner.processes, tuple(tally.row_seconds), tally.peak_shard, tally.peak_bytes,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(run, ignore_errors=True)
+
+
+@dataclass
+class _Tally:
+    """What a sharded count adds up as its squares' reports come in."""
+
+    width: int
+    row_began: float
+    ways: int = 0
+    peak: int = 0
+    total: int = 0
+    peak_shard: int = 0
+    peak_bytes: int = 0
+    growth: float = 4.0
+    row_seconds: list[float] = field(default_factory=list)
+
+    def add(self, square: int, reports: list[ShardReport]) -> tuple[int, int]:
+        """A square's reports added in; the states merged (the states after the square before, each once) and the
+        states sent (after this square, an equal state found by two shards twice)."""
+        merged = sum(report.merged for report in reports)
+        sent = sum(report.sent for report in reports)
+        self.ways += sum(report.ways for report in reports)
+        self.peak_shard = max(self.peak_shard, *(report.merged for report in reports))
+        self.peak_bytes = max(self.peak_bytes, *(report.peak_bytes for report in reports))
+        if square:
+            self.peak, self.total = max(self.peak, merged), self.total + merged
+        self.growth = max(sent / merged, 0.25) if merged else 4.0
+        return merged, sent
+
+    def row_done(self, sent: int) -> RowDone:
+        """A row ended now: its time kept."""
+        now = time.perf_counter()
+        self.row_seconds.append(now - self.row_began)
+        self.row_began = now
+        return RowDone(len(self.row_seconds) - 1, self.row_seconds[-1], sent)
+
+
+def _one_process(
+    sweep: ShardSweep, max_states: int, wide: bool | None, on_row: Callable[[RowDone], None] | None
+) -> ShardedCount:
+    """One shard: :func:`~knight.engine.frontier.frontier_count` in this process, each row timed."""
+    row_seconds: list[float] = []
+    began = [time.perf_counter()]
+    width = sweep.layout.width
+
+    def progress(square: int, states: int) -> None:
+        if square % width == width - 1:
+            now = time.perf_counter()
+            row_seconds.append(now - began[0])
+            began[0] = now
+            if on_row is not None:
+                on_row(RowDone(len(row_seconds) - 1, row_seconds[-1], states))
+
+    count = frontier_count(
+        sweep.board, closed=sweep.closed, removed=sweep.removed, max_states=max_states, wide=wide, progress=progress
+    )
+    return ShardedCount(
+        count.board,
+        count.closed,
+        count.tours,
+        count.peak_states,
+        count.states,
+        count.removed,
+        1,
+        1,
+        tuple(row_seconds),
+        count.peak_states,
+        _peak_bytes(),
+    )
+
+
+@contextmanager
+def _local_runner(processes: int) -> Iterator[_Runner]:
+    """A runner of the tasks on a local pool of ``processes`` processes, or in this process for one."""
+    runner = _InProcess() if processes == 1 else _LocalPool(processes)
+    try:
+        yield runner
+    finally:
+        runner.close()
+
+
+class _InProcess:
+    """Each task in turn, in this process."""
+
+    processes = 1
+
+    def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
+        return [shard_task(job) for job in jobs]
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class _LocalPool:
+    """The tasks on a pool of processes (forked where the platform can: they load the kernels once each); a pool
+    whose worker died is made again and the square's unfinished tasks sent again, :data:`MAX_ATTEMPTS` times."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.pool = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        import multiprocessing
+
+        from knight.runner.pool import start_method
+
+        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context(start_method()))
+
+    def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
+        done: dict[int, ShardReport] = {}
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            futures: dict[int, Future[ShardReport]] = {
+                job.shard: self.pool.submit(shard_task, job) for job in jobs if job.shard not in done
+            }
+            try:
+                for shard, future in futures.items():
+                    done[shard] = future.result()
+                return [done[job.shard] for job in jobs]
+            except BrokenProcessPool:
+                for shard, future in futures.items():  # what finished before the pool broke is kept
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        done[shard] = future.result()
+                self.pool.shutdown(wait=True, cancel_futures=True)
+                self.pool = self._new()
+                if attempt == MAX_ATTEMPTS:
+                    raise KnightError(
+                        f"a worker died {MAX_ATTEMPTS} times on square {jobs[0].square} of the sharded count; "
+                        "see whether memory ran out (fewer processes, more shards)"
+                    ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _dask_runner(address: str) -> Iterator[_Runner]:
+    """A runner of the tasks on the Dask cluster at ``address``."""
+    from knight.runner.dask_executor import connect
+
+    client = connect(address)
+    try:
+        yield _DaskRunner(client, address)
+    finally:
+        client.close()
+
+
+class _DaskRunner:
+    """The tasks on a Dask cluster; Dask sends a lost worker's task to another (it reads only files still there)."""
+
+    def __init__(self, client: Any, address: str) -> None:
+        self.client = client
+        self.address = address
+        self.processes = max(1, sum(client.nthreads().values()))
+
+    def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
+        futures = [
+            self.client.submit(shard_task, job, pure=False, retries=MAX_ATTEMPTS - 1, key=_task_key(job))
+            for job in jobs
+        ]
+        try:
+            reports: list[ShardReport] = self.client.gather(futures)
+        except Exception as error:  # noqa: BLE001 - a KilledWorker, a lost scheduler: one line
+            raise KnightError(
+                f"square {jobs[0].square} of the sharded count failed on the Dask cluster at {self.address}: "
+                f"{type(error).__name__}: {error}"
+            ) from None
+        finally:
+            for future in futures:
+                future.release()
+        return reports
+
+
+def _task_key(job: ShardJob) -> str:
+    return f"frontier-shard-{Path(job.folder).name}-{job.square}-{job.shard}"
+
+
+def _checked_address(scheduler: str | None, processes: int | None) -> str | None:
+    """``scheduler`` checked (:func:`knight.runner.dask_executor.scheduler_address`), or None."""
+    if scheduler is None:
+        return None
+    if processes is not None:
+        raise InvalidInput("give processes for a local count or scheduler for a Dask cluster's, not both")
+    from knight.runner.dask_executor import scheduler_address
+
+    return scheduler_address(scheduler)
+
+
+def _usable_folder(folder: str | os.PathLike[str]) -> Path:
+    """``folder``, made if it is not there; :class:`InvalidInput` in one line when it cannot be written in."""
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".frontier-shards-probe-"):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InvalidInput(
+            f"the sharded count's folder {path} cannot be written in ({reason}); give a writable folder"
+        ) from None
+    return path
+
+
+@lru_cache(maxsize=1)
+def _faults(rules: str) -> Faults:
+    """The faults the tests inject by ``rules`` (:mod:`knight.runner.faults`'s variable, read at each task; a rule's
+    start square is a task's square and shard): none outside the tests."""
+    return Faults.from_environment() if rules else Faults()
+
+
+@lru_cache(maxsize=4)
+def _sweep(board: Board, closed: bool, removed: tuple[Square, ...], wide: bool) -> ShardSweep:
+    """The board's sweep, made once a process."""
+    return shard_sweep(board, closed=closed, removed=removed, wide=wide)
+
+
+def _square_folder(square: int) -> str:
+    return f"s{square:04d}"
+
+
+def _part(source: int, target: int) -> str:
+    return PART_NAME.format(source=source, target=target)
+
+
+def _read(path: Path, wide: bool) -> np.ndarray:
+    """A part as written by :func:`_write`: raw int64, flat pairs or rows of three."""
+    values = np.fromfile(path, dtype=np.int64)
+    return values.reshape(-1, 3) if wide else values
+
+
+def _write(path: Path, part: np.ndarray) -> None:
+    """``part`` into ``path`` whole: written beside it, then renamed over it (a reader sees all of it or none)."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.partial")
+    np.ascontiguousarray(part, dtype=np.int64).tofile(partial)
+    os.replace(partial, path)
+
+
+def _peak_bytes() -> int:
+    """This process's peak resident memory in bytes, 0 where the system does not say."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak) if os.uname().sysname == "Darwin" else int(peak) * 1024
