@@ -14,7 +14,6 @@ import typer
 
 from knight.cli import app, fail
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
-from knight.cli.result_rows import CensusRow, EstimateRow, FrontierRow, TourRow, estimate_json, format_params
 from knight.cli.run import StoreOption, run_everything
 from knight.store.location import store_path
 
@@ -24,102 +23,8 @@ if TYPE_CHECKING:  # the engine, the store and rich are imported where used: `kn
     from knight.store import FailureRecord, Store
     from knight.tasks import Shown
 
-__all__ = [
-    "COLUMNS",
-    "CENSUS_COLUMNS",
-    "FRONTIER_COLUMNS",
-    "ESTIMATE_COLUMNS",
-    "DROPPED_FIRST",
-    "PIPE_WIDTH",
-    "WIDTHS",
-    "TEXT_WIDTH",
-    "results",
-    "TourRow",
-    "CensusRow",
-    "FrontierRow",
-    "EstimateRow",
-    "format_params",
-]
+__all__ = ["PIPE_WIDTH", "WIDTHS", "TEXT_WIDTH", "results"]
 
-#: Columns of the summary, with their headings in the table.
-COLUMNS = {
-    "job": "job",
-    "board": "board",
-    "method": "method",
-    "params": "parameters",
-    "starts": "starts",
-    "tasks": "tasks",
-    "done": "done",
-    "failed": "failed",
-    "pending": "pending",
-    "full": "full",
-    "closed": "closed",
-    "starts_full": "starts full",
-    "distinct_directed": "distinct",
-    "distinct_undirected": "≠ reversal",
-    "distinct_symmetric": "≠ symmetry",
-}
-#: Columns of the census summary (`--census`), with their headings in the table.
-CENSUS_COLUMNS = {
-    "jobs": "jobs",
-    "board": "board",
-    "kind": "kind",
-    "removed": "removed",
-    "starts": "starts",
-    "depth": "depth",
-    "units": "units",
-    "done": "done",
-    "failed": "failed",
-    "directed": "directed tours",
-    "undirected": "≠ reversal",
-    "nodes": "nodes",
-}
-#: Columns of the frontier counts, with their headings in the table.
-FRONTIER_COLUMNS = {
-    "jobs": "jobs",
-    "board": "board",
-    "kind": "kind",
-    "removed": "removed",
-    "tours": "tours",
-    "peak_states": "peak states",
-    "states": "states in all",
-    "seconds": "seconds",
-}
-#: Columns of the tree-size estimates, with their headings in the table.
-ESTIMATE_COLUMNS = {
-    "jobs": "jobs",
-    "board": "board",
-    "start": "start",
-    "probes": "probes",
-    "seed": "seed",
-    "nodes": "nodes (± s.e.)",
-    "exact_nodes": "exact nodes",
-    "tours": "tours (± s.e.)",
-    "exact_tours": "exact tours",
-    "full_probes": "full probes",
-    "rate": "nodes/s",
-}
-
-#: On a narrow terminal, the columns that may be left out, the least telling first (a column whose every
-#: value is the same, such as 0 failed everywhere, before the others); the rest are kept and wrapped.
-DROPPED_FIRST = (
-    "pending",
-    "tasks",
-    "done",
-    "starts",
-    "depth",
-    "seed",
-    "states",
-    "failed",
-    "exact_nodes",
-    "rate",
-    "full_probes",
-    "closed",
-    "distinct_undirected",
-    "units",
-    "undirected",
-    "exact_tours",
-)
 #: The narrowest a text column (job, board, method, parameters) is made before columns are left out.
 TEXT_WIDTH = 11
 #: The width of the tables when stdout is not a terminal and COLUMNS is not set (a file, a pipe).
@@ -194,38 +99,23 @@ def results(
             fail(f"no job named {name!r} in {path}; it has: {', '.join(known) or 'none yet'}")
         if reach:
             return _print_reach(opened, name, as_json, as_csv)
-        summary = [] if censuses else opened.summary(name)
-        stored_censuses = opened.censuses(name)
-        frontier = [FrontierRow(count) for count in opened.frontier_counts(name)]
-        estimates = [] if censuses else opened.estimates(name)
-        others = [] if censuses else _other_kinds(opened, name)
+        tables = _tables(opened, name, censuses)
         failures = opened.failures(name)
-    rows = [TourRow.of(row) for row in summary]
-    counted = [CensusRow.of(stored) for stored in stored_censuses]
-    estimated = [EstimateRow(estimate) for estimate in estimates]
     if as_json:
         print_json(
             {  # not the store's path: the same results give the same document wherever the store is
                 "job": name,
-                "tours": [row.to_json() for row in rows],
-                "censuses": [row.to_json() for row in counted],
-                "frontier_counts": [row.to_json() for row in frontier],
-                "estimates": [estimate_json(estimate) for estimate in estimates],
-                **{shown.title: shown.to_json() for shown in others if shown.headings},  # each kind of its own
+                **{table.json_key: table.to_json() for table in tables if table.headings},  # a table per kind
                 "failures": [_failure_json(failed) for failed in failures],
             }
         )
-    elif as_csv:
-        writer = csv.DictWriter(
-            sys.stdout, fieldnames=list(CENSUS_COLUMNS if censuses else COLUMNS), lineterminator="\n"
-        )
+    elif as_csv:  # the first table shown: the tours', or with --census the censuses'
+        first = next(table for table in tables if table.counts or not censuses)
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(first.columns), lineterminator="\n")
         writer.writeheader()
-        if censuses:
-            writer.writerows(row.values() for row in counted)
-        else:
-            writer.writerows(row.cells(grouped=False) for row in rows)
+        writer.writerows(first.csv_rows())
     else:
-        _print_table(rows, counted, frontier, estimated, others, failures)
+        _print_table(tables, failures)
     return 0
 
 
@@ -240,75 +130,37 @@ def _shown_table(shown: Shown) -> str:
     with thousands separators (only its title when it has no rows)."""
     if not shown.rows:
         return shown.title
-    cells = [{h: f"{v:,}" if isinstance(v, int) else str(v) for h, v in zip(shown.headings, row)} for row in shown.rows]
-    text = [h for i, h in enumerate(shown.headings) if any(isinstance(row[i], str) for row in shown.rows)]
-    return _fitted(_console(), shown.title, {h: h for h in shown.headings}, cells, left=text)
+    names = shown.columns
+    cells = [{h: f"{v:,}" if isinstance(v, int) else str(v) for h, v in zip(names, row)} for row in shown.rows]
+    text = shown.text
+    if text is None:
+        text = tuple(h for i, h in enumerate(names) if any(isinstance(row[i], str) for row in shown.rows))
+    headings = dict(zip(names, shown.headings))
+    return _fitted(_console(), shown.title, headings, cells, left=text, dropped=shown.dropped)
 
 
-def _other_kinds(opened: Store, job: str | None) -> list[Shown]:
-    """How each registered kind of its own (``KNIGHT_KINDS``) shows its done tasks, for those that have some; a
-    kind whose outcomes the store holds but whose module is not loaded here, as a title that says so."""
+def _tables(opened: Store, job: str | None, counts_only: bool) -> list[Shown]:
+    """Each kind's table of its results (only the counts' with ``counts_only``), in the registry's order; then, for
+    a kind whose outcomes the store holds but whose module is not loaded here, a title that says so."""
     from knight.tasks.kind import Shown, kinds, sweep_kinds
+    from knight.tasks.shown import shower
 
-    shown = []
-    for kind in sweep_kinds():
-        done = opened.kind_outcomes(kind, job)
-        if done:
-            shown.append(kind.shown(done))
+    shown = [table for kind in sweep_kinds() if (table := shower(kind).results(opened, job, counts_only))]
     known = {kind.name for kind in kinds()}
-    for name in sorted(set(opened.stored_kinds()) - known):
+    for name in [] if counts_only else sorted(set(opened.stored_kinds()) - known):
         shown.append(Shown(f"results of kind {name!r}, whose module is not loaded: name it in KNIGHT_KINDS", (), ()))
     return shown
 
 
-def _print_table(
-    rows: list[TourRow],
-    counted: list[CensusRow],
-    frontier: list[FrontierRow],
-    estimated: list[EstimateRow],
-    others: list[Shown],
-    failures: list[FailureRecord],
-) -> None:
-    console = _console()
-    if not rows and not counted and not frontier and not estimated and not others:
-        console.print(f"The store holds no results yet: run `{run_everything()}`.")
+def _print_table(tables: list[Shown], failures: list[FailureRecord]) -> None:
+    if not any(table.rows or not table.headings for table in tables):
+        _console().print(f"The store holds no results yet: run `{run_everything()}`.")
         return
-    tables = (  # title, columns, rows' cells, the text columns
-        (
-            "Sweep results: full tours, the starts that gave one, and the distinct full tours "
-            "(directed, up to reversal, up to reversal and symmetry)",
-            COLUMNS,
-            [row.cells() for row in rows],
-            ("job", "board", "method", "params"),
-        ),
-        (
-            "Censuses: every tour counted (directed; closed tours from every square), once all units are done",
-            CENSUS_COLUMNS,
-            [row.cells() for row in counted],
-            ("jobs", "board", "kind", "removed", "starts"),
-        ),
-        (
-            "Frontier counts: every tour of a board counted at once, from no start in particular (open: directed "
-            "tours; closed: tours as cycles), the most frontier states held at once and in all, and the time",
-            FRONTIER_COLUMNS,
-            [row.cells() for row in frontier],
-            ("jobs", "board", "kind", "removed"),
-        ),
-        (
-            "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
-            "tours), exact counts where the task made them, and the plain search's speed",
-            ESTIMATE_COLUMNS,
-            [row.cells() for row in estimated],
-            ("jobs", "board", "start"),
-        ),
-    )
-    for title, headings, cells, left in tables:
-        if cells:
-            typer.echo(_fitted(console, title, headings, cells, left=left))
-    for shown in others:
-        typer.echo(_shown_table(shown))
+    for table in tables:
+        if table.rows or not table.headings:  # a table, or a kind's note
+            typer.echo(_shown_table(table))
     for failed in failures:
-        console.print(f"failed: {failed.line}", markup=False)
+        _console().print(f"failed: {failed.line}", markup=False)
 
 
 def _console() -> Console:
@@ -334,14 +186,15 @@ def _fitted(
     headings: dict[str, str],
     cells: list[dict[str, str]],
     left: Sequence[str],
+    dropped: Sequence[str] = (),
 ) -> str:
     """A table of ``cells`` under ``headings`` that fits ``console``'s width, as text (drawn here: rich's
     tables take seconds over a thousand rows). Numbers are never broken (their
     headings take a line a word); while the table would leave the text columns (``left``) less than
-    :data:`TEXT_WIDTH` each, a column that tells little is left out (:data:`DROPPED_FIRST`, one whose every
+    :data:`TEXT_WIDTH` each, a column that tells little is left out (``dropped``, its kind's order, one whose every
     value is the same first) and a caption says which; then the text columns fold (textwrap) into what is left."""
     numeric = [key for key in headings if key not in left]
-    droppable = [key for key in DROPPED_FIRST if key in numeric]
+    droppable = [key for key in dropped if key in numeric]
     same = [key for key in droppable if len(cells) > 1 and len({row[key] for row in cells}) == 1]
     order = [*same, *(key for key in droppable if key not in same)]
 

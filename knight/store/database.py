@@ -7,7 +7,8 @@ work of the modules that each hold one concept of the store:
 * :mod:`~knight.store.connection` — opening the file, for writing or for reading only, and a transaction;
 * :mod:`~knight.store.runs` and :mod:`~knight.store.claims` — the runs, and how two runs of one job share it;
 * :mod:`~knight.store.writes` — a job's tasks and censuses, and each finished task's outcome;
-* :mod:`~knight.store.queries` — the reads, as :mod:`~knight.store.records`;
+* :mod:`~knight.store.queries` — the reads every kind shares; each kind's own, as its records
+  (:mod:`~knight.store.records`), in its module of :mod:`knight.tasks`;
 * :mod:`~knight.store.integrity` and :mod:`~knight.store.known` — is the store sound, and what is known of an
   unchanged one.
 
@@ -44,6 +45,11 @@ from knight.store.runs import HOST
 from knight.store.schema import PAGE_SIZE, SCHEMA_VERSION, schema_version, statements
 from knight.store.writes import outcome_row, sealed
 from knight.tasks import SweepKind, Task, TaskResult
+from knight.tasks import census as census_kind
+from knight.tasks import estimate as estimate_kind
+from knight.tasks import frontier as frontier_kind
+from knight.tasks import tour as tour_kind
+from knight.tasks.shown import kind_outcomes
 
 __all__ = [
     "CLAIM_TIMEOUT",
@@ -248,11 +254,15 @@ class Store:
 
         Raises :class:`KeyError` when the task has no stored tour, :class:`PathNotKept` when its
         board was too large for the path to be kept."""
-        return queries.tour(self.db, task_key)
+        return tour_kind.stored_tour(self.db, task_key)
 
     def kind_outcomes(self, kind: SweepKind, job: str | None = None) -> list[tuple[Task, Any]]:
         """The done tasks of a registered kind of its own (:class:`knight.tasks.SweepKind`) with their outcomes."""
-        return queries.kind_outcomes(self.db, kind, job)
+        return kind_outcomes(self.db, kind, job)
+
+    def facts(self) -> KnownFacts:
+        """What is known of the store while its files are as they are now (:mod:`knight.store.known`)."""
+        return KnownFacts(self.path)
 
     def stored_kinds(self) -> list[str]:
         """The kinds other than the built-in four whose outcomes the store holds, loaded here or not."""
@@ -276,26 +286,26 @@ class Store:
         the ``distinct_*`` columns count different full tours: as directed sequences, up to
         reversal, and up to reversal and the board's symmetries.
         """
-        return queries.summary(self.db, self.path, job)
+        return tour_kind.summary(self, job)
 
     def tours(self, job: str | None = None, *, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> list[TourRecord]:
         """Every stored tour of ``job`` (of every job by default) as a :class:`TourRecord`, with its
         path (encoded) on boards of at most ``drawn_up_to`` squares; larger ones carry their keys and
         flags only."""
-        return queries.tours(self.db, job, drawn_up_to)
+        return tour_kind.records(self.db, job, drawn_up_to)
 
     def censuses(self, job: str | None = None) -> list[CensusRecord]:
         """Every census of ``job`` (of every job by default), put together from its units' counts."""
-        return queries.censuses(self.db, job)
+        return census_kind.records(self.db, job)
 
     def unit_shares(self, census_id: int) -> list[tuple[CensusUnit, int | None]]:
         """Each done unit of census ``census_id`` with its share of Burnside's sum (None where none was stored)."""
-        return queries.unit_shares(self.db, census_id)
+        return census_kind.unit_shares(self.db, census_id)
 
     def frontier_counts(self, job: str | None = None) -> list[FrontierRecord]:
         """Every done frontier count of ``job`` (of every job by default), smallest board first."""
-        return queries.frontier_counts(self.db, job)
+        return frontier_kind.records(self.db, job)
 
     def estimates(self, job: str | None = None) -> list[EstimateRecord]:
         """Every done tree-size estimate of ``job`` (of every job by default), smallest board first."""
-        return queries.estimates(self.db, job)
+        return estimate_kind.records(self.db, job)

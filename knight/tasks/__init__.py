@@ -29,7 +29,7 @@ _HOMES = {
     "removed_squares": "knight.tasks.task",
     "validate": "knight.tasks.task",
     "Kind": "knight.tasks.kind",
-    "Shown": "knight.tasks.kind",
+    "Shown": "knight.tasks.shown",
     "SweepKind": "knight.tasks.kind",
     "kind_of": "knight.tasks.kind",
     "kinds": "knight.tasks.kind",
@@ -62,11 +62,11 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (``as`` marks each a re-e
     from knight.tasks.frontier import FrontierParams as FrontierParams
     from knight.tasks.frontier import FrontierResult as FrontierResult
     from knight.tasks.kind import Kind as Kind
-    from knight.tasks.kind import Shown as Shown
     from knight.tasks.kind import SweepKind as SweepKind
     from knight.tasks.kind import kind_of as kind_of
     from knight.tasks.kind import kinds as kinds
     from knight.tasks.kind import register as register
+    from knight.tasks.shown import Shown as Shown
     from knight.tasks.task import CENSUS as CENSUS
     from knight.tasks.task import ESTIMATE as ESTIMATE
     from knight.tasks.task import FRONTIER as FRONTIER

@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 import math
+import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,8 +21,9 @@ import numpy as np
 from knight.engine import Board
 from knight.engine.board import Square, size_text
 from knight.engine.parameters import Params, ParamValue
-from knight.engine.treesize import MAX_ESTIMATE_SQUARES, TreeEstimate
+from knight.engine.treesize import MAX_ESTIMATE_SQUARES, Checkpoint, TreeEstimate
 from knight.tasks.kind import TaskShape
+from knight.tasks.shown import Reader, Shown, job_names, squares_text, text, words
 from knight.tasks.sweep import Asked, Grid, Sweep, Where, at_most, starts_total
 from knight.tasks.task import ESTIMATE, Task, rate_of
 
@@ -35,7 +37,9 @@ __all__ = [
     "RATE_RUNS",
     "EstimateKind",
     "EstimateParams",
+    "EstimateRecord",
     "EstimateResult",
+    "records",
     "time_plain_search",
 ]
 
@@ -173,6 +177,23 @@ class EstimateKind:
         params = ", ".join(f"{name}={value}" for name, value in task.params)
         return f"{task.method}({params}) {size_text(task.n, task.m)} from {task.start}"
 
+    def results(self, reader: Reader, job: str | None, counts_only: bool) -> Shown:
+        """Its done estimates, smallest board first (none with ``counts_only``: an estimate counts no tours)."""
+        estimates = [] if counts_only else records(reader.db, job)
+        return Shown(
+            "Tree-size estimates: Knuth's probes of the plain backtracking tree (nodes and full "
+            "tours), exact counts where the task made them, and the plain search's speed",
+            ("jobs", "board", "start", "probes", "seed", "nodes (± s.e.)", "exact nodes", "tours (± s.e.)")
+            + ("exact tours", "full probes", "nodes/s"),
+            tuple(_cells(estimate) for estimate in estimates),
+            key="estimates",
+            names=("jobs", "board", "start", "probes", "seed", "nodes", "exact_nodes", "tours", "exact_tours")
+            + ("full_probes", "rate"),
+            text=("jobs", "board", "start"),
+            dropped=("seed", "exact_nodes", "rate", "full_probes", "exact_tours"),
+            json=tuple(estimate.to_json() for estimate in estimates),
+        )
+
     def sweep_model(self, method: str) -> type[Any]:
         return _sweep_model()
 
@@ -217,6 +238,105 @@ def _sweep_model() -> type[Any]:
         ] = None
 
     return EstimateSweep
+
+
+@dataclass(frozen=True)
+class EstimateRecord(TreeEstimate):
+    """Knuth's estimate of the plain backtracking tree from one start square, as stored (job ``tree-size``).
+
+    The tree: every path of the knight from ``start`` on the n × m board, nothing pruned; its leaves
+    at depth n·m are the full tours. The fields of :class:`~knight.engine.treesize.TreeEstimate`:
+    ``probes`` random probes from ``seed`` gave the node estimate ``node_mean`` (sample standard
+    deviation ``node_sd``, standard error :attr:`node_se`) and the tour estimate ``tour_mean``
+    (``tour_sd``, :attr:`tour_se`); ``full_probes`` of them reached a full tour, and a probe's path
+    had ``mean_depth`` squares on average. ``checkpoints`` are the running estimates after 10^2,
+    10^3, ... probes (each a :class:`~knight.engine.treesize.Checkpoint`: probes, node_mean,
+    node_se, tour_mean, tour_se).
+
+    Then the exact numbers beside them, where known: ``exact_nodes`` (the tree counted in full,
+    boards of at most 25 squares), ``exact_tours`` and where it comes from, ``exact_tours_source``:
+    ``"tree"`` (that same count; the store fills in only these) or ``"census"`` (the stored census's
+    directed open tours from ``start``, e.g. 6 × 6, which the report adds); None when unknown. ``rate_nodes`` nodes
+    of plain backtracking (move order, from ``start``) took ``rate_seconds`` seconds (the fastest of a few runs), so
+    :attr:`nodes_per_second` is the search's speed; None where the task did not time it.
+    ``jobs`` are the jobs that asked for the estimate.
+    """
+
+    exact_nodes: int | None
+    exact_tours: int | None
+    exact_tours_source: str | None
+    rate_nodes: int | None
+    rate_seconds: float | None
+    jobs: tuple[str, ...]
+
+    @property
+    def nodes_per_second(self) -> float | None:
+        """The measured speed of plain backtracking, or None where it was not timed."""
+        return rate_of(self.rate_nodes, self.rate_seconds)
+
+    def to_json(self) -> dict[str, Any]:  # every field of the record, as asdict gives them
+        """The estimate for --json: every stored field, as numbers, with the standard errors and the speed."""
+        data = dataclasses.asdict(self)
+        n, m = data.pop("n"), data.pop("m")
+        return {
+            "jobs": list(self.jobs),
+            "board": [n, m],
+            **data,
+            "start": list(self.start),
+            "node_se": self.node_se,
+            "tour_se": self.tour_se,
+            "nodes_per_second": self.nodes_per_second,
+        }
+
+
+def _cells(estimate: EstimateRecord) -> tuple[str, ...]:
+    """An estimate as a row of ``knight results`` (exact tours only where the task counted the tree)."""
+    rate = estimate.nodes_per_second
+    return (
+        words(estimate.jobs),
+        size_text(estimate.n, estimate.m),
+        squares_text([estimate.start]),
+        text(estimate.probes),
+        text(estimate.seed),
+        f"{estimate.node_mean:.4g} ± {estimate.node_se:.2g}",
+        text(estimate.exact_nodes),
+        f"{estimate.tour_mean:.4g} ± {estimate.tour_se:.2g}",
+        text(estimate.exact_tours),
+        text(estimate.full_probes),
+        text(None if rate is None else f"{rate:.3g}"),
+    )
+
+
+_RECORDS = """
+SELECT t.n, t.m, t.start_row, t.start_col, e.probes, e.seed, e.node_mean, e.node_sd, e.tour_mean, e.tour_sd,
+       e.full_probes, e.mean_depth, e.checkpoints, e.exact_nodes, e.exact_tours, e.rate_nodes, e.rate_seconds,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM estimates e JOIN tasks t ON t.key = e.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done'
+WHERE ? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?)
+ORDER BY t.n * t.m, t.n, t.start_row, t.start_col, e.probes, e.seed, e.rate_nodes
+"""
+
+
+def records(db: sqlite3.Connection, job: str | None = None) -> list[EstimateRecord]:
+    """The done tree-size estimates of ``job`` (every job by default), smallest board first."""
+    found = []
+    rows = db.execute(_RECORDS, (job, job))
+    # _RECORDS gives the board, the start and the estimate's measures in TreeEstimate's own field order
+    for n, m, row, col, *measures, checkpoints, exact_nodes, exact_tours, rate_nodes, rate_seconds, jobs in rows:
+        checked = tuple(Checkpoint(*values) for values in json.loads(checkpoints))
+        estimate = TreeEstimate(*(n, m, (row, col), *measures, checked))
+        found.append(
+            EstimateRecord(
+                **{field.name: getattr(estimate, field.name) for field in dataclasses.fields(estimate)},
+                exact_nodes=exact_nodes,
+                exact_tours=exact_tours,
+                exact_tours_source=None if exact_tours is None else "tree",
+                rate_nodes=rate_nodes,
+                rate_seconds=rate_seconds,
+                jobs=job_names(jobs),
+            )
+        )
+    return found
 
 
 def time_plain_search(board: Board, start: Square, nodes: int, runs: int = RATE_RUNS) -> tuple[int, float]:

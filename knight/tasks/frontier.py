@@ -3,13 +3,15 @@ frontier (:func:`knight.engine.frontier.frontier_count`), and its outcome (table
 
 from __future__ import annotations
 
+import json
 import logging
 import math
+import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 
 from knight.engine import Board
 from knight.engine.board import Square, size_text
@@ -17,10 +19,20 @@ from knight.engine.frontier import DEFAULT_MAX_STATES, MAX_STATES, check_frontie
 from knight.engine.parameters import Params, ParamValue
 from knight.errors import InvalidInput
 from knight.tasks.kind import TaskShape
+from knight.tasks.shown import Reader, Shown, job_names, squares_text, text, words
 from knight.tasks.sweep import Asked, Sweep, Where, removed_off_starts
 from knight.tasks.task import FRONTIER, Task, removed_squares
 
-__all__ = ["KIND", "MAX_STATE_CAP", "FrontierKind", "FrontierParams", "FrontierResult", "sweep_of"]
+__all__ = [
+    "KIND",
+    "MAX_STATE_CAP",
+    "FrontierKind",
+    "FrontierParams",
+    "FrontierRecord",
+    "FrontierResult",
+    "records",
+    "sweep_of",
+]
 
 log = logging.getLogger("knight.runner.work")
 
@@ -139,6 +151,27 @@ class FrontierKind:
     def describe(self, task: Task) -> str:
         return f"frontier {task.frontier.describe(task.n, task.m)}"
 
+    def results(self, reader: Reader, job: str | None, counts_only: bool) -> Shown:
+        """Its done counts, smallest board first: every tour of a board, counted at once (no start square)."""
+        counts = records(reader.db, job)
+        cells = tuple(
+            (words(c.jobs), size_text(c.n, c.m), _KINDS[c.closed], squares_text(c.removed))
+            + (text(c.tours), text(c.peak_states), text(c.states), f"{c.seconds:.2f}")
+            for c in counts
+        )
+        return Shown(
+            "Frontier counts: every tour of a board counted at once, from no start in particular (open: directed "
+            "tours; closed: tours as cycles), the most frontier states held at once and in all, and the time",
+            ("jobs", "board", "kind", "removed", "tours", "peak states", "states in all", "seconds"),
+            cells,
+            key="frontier_counts",
+            names=("jobs", "board", "kind", "removed", "tours", "peak_states", "states", "seconds"),
+            text=("jobs", "board", "kind", "removed"),
+            dropped=("states",),
+            json=tuple(count.to_json() for count in counts),
+            counts=True,
+        )
+
     def sweep_model(self, method: str) -> type[Any]:
         return _sweep_model()
 
@@ -157,6 +190,79 @@ class FrontierKind:
         built = sweep_of(asked.label, asked.boards, grid, params.max_states)
         where.count("boards", built.count())
         return built
+
+
+#: A count's kind, by ``closed``.
+_KINDS = {False: "open", True: "closed"}
+
+
+class FrontierJson(TypedDict):
+    """A frontier count in ``knight results --json``: the board as ``[n, m]``; ``tours`` directed open tours, or
+    for ``closed`` the closed tours as cycles; the most frontier states held at once and in all; the seconds."""
+
+    jobs: list[str]
+    board: list[int]
+    kind: str
+    removed: list[list[int]]
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class FrontierRecord:
+    """A board's tours counted by the frontier method (:func:`knight.engine.frontier.frontier_count`), as stored.
+
+    ``tours``: directed open tours (as the census's ``total`` counts them), or for ``closed`` the closed tours as
+    cycles (as its ``undirected``); of the n × m board less ``removed``. ``peak_states``: the most frontier states
+    held at once, ``states`` in all; ``seconds``: the time the count took. ``jobs``: the jobs that asked for it.
+    """
+
+    n: int
+    m: int
+    closed: bool
+    removed: tuple[Square, ...]
+    tours: int
+    peak_states: int
+    states: int
+    seconds: float
+    jobs: tuple[str, ...] = ()
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    def to_json(self) -> FrontierJson:
+        """The count in ``knight results --json``: the board as ``[n, m]``, the removed squares as lists."""
+        return {
+            "jobs": list(self.jobs),
+            "board": [self.n, self.m],
+            "kind": _KINDS[self.closed],
+            "removed": [list(square) for square in self.removed],
+            "tours": self.tours,
+            "peak_states": self.peak_states,
+            "states": self.states,
+            "seconds": self.seconds,
+        }
+
+
+_RECORDS = f"""
+SELECT t.n, t.m, t.params, f.tours, f.peak_states, f.states, f.seconds,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM frontier_counts f JOIN tasks t ON t.key = f.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done'
+WHERE t.method = '{FRONTIER}' AND (? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?))
+ORDER BY t.n * t.m, t.n, t.params
+"""
+
+
+def records(db: sqlite3.Connection, job: str | None = None) -> list[FrontierRecord]:
+    """The done frontier counts of ``job`` (every job by default), smallest board first."""
+    found = []
+    for n, m, params, tours, peak, states, seconds, jobs in db.execute(_RECORDS, (job, job)):
+        asked = FrontierParams.of(json.loads(params))
+        found.append(FrontierRecord(n, m, asked.closed, asked.removed, tours, peak, states, seconds, job_names(jobs)))
+    return found
 
 
 @dataclass(frozen=True)

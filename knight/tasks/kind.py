@@ -20,10 +20,10 @@ import importlib
 import os
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from knight.errors import InvalidInput
+from knight.tasks.shown import Shown
 
 if TYPE_CHECKING:
     from knight.engine import Board
@@ -102,23 +102,6 @@ class TaskShape(Protocol):
     def m(self) -> int: ...
 
 
-#: A cell of a kind's table in ``knight results``: text or a number (None: nothing to show).
-Cell = str | int | float | None
-
-
-@dataclass(frozen=True)
-class Shown:
-    """How ``knight results`` shows a kind's outcomes: a table's title, headings and rows, and the same rows for
-    ``--json`` (under the title, each row by its headings)."""
-
-    title: str
-    headings: tuple[str, ...]
-    rows: tuple[tuple[Cell, ...], ...]
-
-    def to_json(self) -> list[dict[str, Cell]]:
-        return [dict(zip(self.headings, row)) for row in self.rows]
-
-
 class SweepKind(Kind, Protocol):
     """A kind a job file may name (``method = "NAME"``) with its own parameters, and that ``knight results`` shows.
 
@@ -134,11 +117,13 @@ class SweepKind(Kind, Protocol):
         ...
 
     def read(self, row: tuple[Any, ...]) -> Any:
-        """The outcome stored as ``row`` (the values of :attr:`columns`)."""
+        """The outcome stored as ``row`` (the values of :attr:`columns`). (Not needed by a kind with ``results``.)"""
         ...
 
     def shown(self, done: list[tuple[Task, Any]]) -> Shown:
-        """Its done tasks and their outcomes, as ``knight results`` shows them."""
+        """Its done tasks and their outcomes, as ``knight results`` shows them. A kind that reads its records
+        back itself (the built-in four) has ``results`` instead (:class:`~knight.tasks.shown.Shower`):
+        :func:`knight.tasks.shown.shower` gives the one ``knight results`` uses."""
         ...
 
 
@@ -149,7 +134,7 @@ _plugins_loaded = False
 #: What every kind has (:class:`Kind`), and what a kind a job file names has too (:class:`SweepKind`).
 _MEMBERS: tuple[str, ...] = ("name", "table", "columns", "sealed_when_stored", "checkpoints", "run", "problem")
 _MEMBERS += ("row", "derived", "warm", "describe")
-_SWEEP_MEMBERS = ("tasks", "read", "shown")
+_SWEEP_MEMBERS = ("tasks", "read", "shown", "results")
 #: A sweep kind's own expansion (knight.tasks.sweep.Expander), in place of ``tasks``.
 _EXPANDER = ("sweep_model", "sweep")
 
@@ -215,8 +200,10 @@ def kind_of(method: str) -> Kind:
 
 
 def _sweep_members(kind: object) -> tuple[str, ...]:
-    """The members a sweep kind needs: ``read`` and ``shown``, and ``tasks`` or its own expander's."""
-    return ("read", "shown", *(_EXPANDER if any(hasattr(kind, name) for name in _EXPANDER) else ("tasks",)))
+    """The members a sweep kind needs: ``tasks`` or its own expander's, and ``read`` and ``shown`` or its own
+    ``results``."""
+    listed = _EXPANDER if any(hasattr(kind, name) for name in _EXPANDER) else ("tasks",)
+    return (*listed, *(("results",) if hasattr(kind, "results") else ("read", "shown")))
 
 
 def sweep_kinds() -> Iterable[SweepKind]:

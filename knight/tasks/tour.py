@@ -7,9 +7,11 @@ import itertools
 import json
 import logging
 import math
-from dataclasses import dataclass
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
@@ -17,18 +19,35 @@ from knight.engine import Board, Tour
 from knight.engine.board import Square, size_text
 from knight.engine.codec import decode_path, encode_path, encoded_size
 from knight.engine.parameters import Parameter, Params, ParamValue
-from knight.errors import InvalidInput
-from knight.tasks.kind import TaskShape
+from knight.errors import InvalidInput, MissingData, PathNotKept
+from knight.tasks.kind import TaskShape, kinds
+from knight.tasks.shown import Reader, Shown, format_params, job_names
 from knight.tasks.sweep import Asked, Grid, Sweep, Where, removed_off_starts, start_squares, starts_total
-from knight.tasks.task import InvalidResult
+from knight.tasks.task import InvalidResult, removed_squares
 
 if TYPE_CHECKING:
     from knight.tasks.task import Task
 
-__all__ = ["KIND", "PATH_KEPT_UP_TO_SQUARES", "RANDOM_WALK", "TourKind", "TourOutcome", "validate_tour", "warm_method"]
+__all__ = [
+    "DRAWN_UP_TO_SQUARES",
+    "KIND",
+    "PATH_KEPT_UP_TO_SQUARES",
+    "RANDOM_WALK",
+    "TourKind",
+    "TourOutcome",
+    "TourRecord",
+    "records",
+    "stored_tour",
+    "summary",
+    "validate_tour",
+    "warm_method",
+]
 
 #: Tours on boards of more squares than this are stored without their path (``moves`` NULL).
 PATH_KEPT_UP_TO_SQUARES = 100_000
+#: Paths of tours on boards up to this many squares are read (to be drawn); larger ones are
+#: counted from their stored keys and flags only.
+DRAWN_UP_TO_SQUARES = 64 * 64
 #: The method whose every task takes a random seed (``repeats`` seeds, 0..repeats-1).
 RANDOM_WALK = "random-walk"
 
@@ -142,6 +161,24 @@ class TourKind:
         params = ", ".join(f"{name}={value}" for name, value in task.params)
         return f"{task.method}({params}) {size_text(task.n, task.m)} from {task.start}"
 
+    def results(self, reader: Reader, job: str | None, counts_only: bool) -> Shown:
+        """Its summary: per job, board, method and parameters, the tours found and how many differ (none with
+        ``counts_only``: a tour is no count)."""
+        rows = [] if counts_only else summary(reader, job)
+        names = tuple(_HEADINGS)
+        return Shown(
+            "Sweep results: full tours, the starts that gave one, and the distinct full tours "
+            "(directed, up to reversal, up to reversal and symmetry)",
+            tuple(_HEADINGS.values()),
+            tuple(tuple(_cells(row).values()) for row in rows),
+            key="tours",
+            names=names,
+            text=("job", "board", "method", "params"),
+            dropped=("pending", "tasks", "done", "starts", "failed", "closed", "distinct_undirected"),
+            json=tuple(_json(row) for row in rows),
+            csv=tuple(tuple(_cells(row, grouped=False).values()) for row in rows),
+        )
+
     def sweep_model(self, method: str) -> type[Any]:
         """The model of a sweep of the tour method ``method``, its ``params`` made from the engine's descriptions."""
         return _tour_sweep(method)
@@ -228,6 +265,215 @@ def _tour_parameter(parameter: Parameter) -> Any:
         return value
 
     return Axis[Annotated[Any, AfterValidator(check)]]
+
+
+@dataclass(frozen=True)
+class TourRecord:
+    """One tour task's result as stored: the method, its parameters, board and start, and the tour it made."""
+
+    method: str
+    params: Mapping[str, Any]  # the task's parameters, as the store's JSON gives them back
+    n: int
+    m: int
+    start: Square
+    length: int
+    full: bool
+    closed: bool
+    success: bool
+    work: int
+    work_unit: str
+    budget_exhausted: bool
+    key_directed: str
+    key_undirected: str
+    key_symmetric: str
+    moves: bytes | None = None  # the path as knight.engine.codec encodes it; None when not loaded or not kept
+    jobs: tuple[str, ...] = field(default=())
+
+    @property
+    def board(self) -> Board:
+        return Board(self.n, self.m)
+
+    def tour(self) -> Tour:
+        """The stored tour, decoded, rebuilt and validated again; :class:`MissingData` when its path
+        was not loaded (or not kept, on a board too large)."""
+        if self.moves is None:
+            raise MissingData(
+                f"the path of {self.method} on {size_text(self.n, self.m)} from {self.start} was not loaded"
+            )
+        return Tour(
+            board=self.board,
+            path=decode_path(self.moves, self.n, self.m),
+            method=self.method,
+            params=self.params,
+            work=self.work,
+            work_unit=self.work_unit,
+            budget_exhausted=self.budget_exhausted,
+            removed=removed_squares(self.params),
+        )
+
+    def matches(self, method: str | None, n: int | None, m: int | None, params: Mapping[str, Any]) -> bool:
+        return (
+            (method is None or self.method == method)
+            and (n is None or self.n == n)
+            and (m is None or self.m == m)
+            and all(self.params.get(k) == v for k, v in params.items())
+        )
+
+
+_RECORDS = """
+SELECT t.method, t.params, t.n, t.m, t.start_row, t.start_col,
+       o.length, o.full, o.closed, o.success, o.work, o.work_unit, o.budget_exhausted,
+       o.key_directed, o.key_undirected, o.key_symmetric,
+       CASE WHEN t.n * t.m <= :drawn THEN o.moves END,
+       (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
+FROM tasks t JOIN tours o ON o.task_key = t.key
+WHERE :job IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = :job)
+"""
+
+
+def records(db: sqlite3.Connection, job: str | None, drawn_up_to: int = DRAWN_UP_TO_SQUARES) -> list[TourRecord]:
+    """Every stored tour of ``job`` (every job for None), its path only on boards of at most ``drawn_up_to``
+    squares."""
+    found = []
+    # _RECORDS gives the task, then the outcome's columns in TourRecord's own field order, its path, its jobs
+    for method, params, n, m, row, col, length, full, closed, success, *rest in db.execute(
+        _RECORDS, {"drawn": drawn_up_to, "job": job}
+    ):
+        work, unit, exhausted, directed, undirected, symmetric, moves, jobs = rest
+        flags = (bool(full), bool(closed), bool(success), work, unit, bool(exhausted))
+        task = (method, json.loads(params), n, m, (row, col), length)
+        found.append(TourRecord(*task, *flags, directed, undirected, symmetric, moves, job_names(jobs)))
+    return found
+
+
+def stored_tour(db: sqlite3.Connection, task_key: str) -> Tour:
+    """The stored tour of a done task, decoded and rebuilt; KeyError when the store has none."""
+    row = db.execute(
+        "SELECT t.n, t.m, t.method, t.params, r.moves, r.work, r.work_unit, r.budget_exhausted "
+        "FROM tours r JOIN tasks t ON t.key = r.task_key WHERE r.task_key = ?",
+        (task_key,),
+    ).fetchone()
+    if row is None:
+        raise KeyError(task_key)
+    n, m, method, params, moves, work, unit, exhausted = row
+    if moves is None:
+        raise PathNotKept(
+            f"the path of task {task_key} on {size_text(n, m)} was not kept: boards over "
+            f"{PATH_KEPT_UP_TO_SQUARES:,} squares keep only a tour's flags, counts and keys"
+        )
+    stored = json.loads(params)
+    return Tour(
+        board=Board(n, m),
+        path=decode_path(moves, n, m),
+        method=method,
+        params=stored,
+        work=work,
+        work_unit=unit,
+        budget_exhausted=bool(exhausted),
+        removed=removed_squares(stored),
+    )
+
+
+_SUMMARY = """
+SELECT j.job, t.n, t.m, t.method, t.group_params,
+       COUNT(*) AS tasks,
+       COUNT(DISTINCT t.start_row * t.m + t.start_col) AS starts,
+       COUNT(DISTINCT t.params) AS variants,
+       COALESCE(SUM(r.status = 'done'), 0) AS done,
+       COALESCE(SUM(r.status = 'failed'), 0) AS failed,
+       COUNT(*) - COUNT(r.task_key) AS pending,
+       COALESCE(SUM(o.full), 0) AS full,
+       COALESCE(SUM(o.closed), 0) AS closed,
+       COUNT(DISTINCT CASE WHEN o.full THEN t.start_row * t.m + t.start_col END) AS starts_full,
+       COUNT(DISTINCT CASE WHEN o.full THEN o.key_directed END) AS distinct_directed,
+       COUNT(DISTINCT CASE WHEN o.full THEN o.key_undirected END) AS distinct_undirected,
+       COUNT(DISTINCT CASE WHEN o.full THEN o.key_symmetric END) AS distinct_symmetric
+FROM job_tasks j
+JOIN tasks t ON t.key = j.task_key
+LEFT JOIN results r ON r.task_key = t.key
+LEFT JOIN tours o ON o.task_key = t.key AND r.status = 'done'
+WHERE (? IS NULL OR j.job = ?) AND t.method NOT IN (SELECT value FROM json_each(?))
+GROUP BY j.job, t.n, t.m, t.method, t.group_params
+ORDER BY j.job, t.n * t.m, t.n, t.method, t.group_params
+"""
+
+
+# rows by column name, as SQLite gives them or as <store>-known keeps them (JSON read back)
+def summary(reader: Reader, job: str | None = None) -> list[dict[str, Any]]:
+    """Per job, board, method and parameters: tasks, outcomes and distinct tours (:meth:`Store.summary`)."""
+    # The whole store's summary is kept beside it while its files are unchanged (knight.store.known):
+    # its six distinct counts over every tour take a good part of `knight results`' time.
+    facts = reader.facts()
+    known = facts.get("summary")  # as noted: the rows below, for the whole store
+    if known is not None:
+        return [row for row in known if job is None or row["job"] == job]
+    # tours only: not every other kind's tasks, those of a kind not loaded here among them
+    others = json.dumps([*(kind.name for kind in kinds() if kind.name != "tour"), *reader.stored_kinds()])
+    cursor = reader.db.execute(_SUMMARY, (job, job, others))
+    names = [column[0] for column in cursor.description]
+    rows = []
+    for values in cursor:
+        row = dict(zip(names, values))
+        row["params"] = json.loads(row.pop("group_params"))
+        rows.append(row)
+    if job is None:
+        facts.note(summary=rows)
+    return rows
+
+
+#: The summary's columns, with their headings in the table.
+_HEADINGS = {
+    "job": "job",
+    "board": "board",
+    "method": "method",
+    "params": "parameters",
+    "starts": "starts",
+    "tasks": "tasks",
+    "done": "done",
+    "failed": "failed",
+    "pending": "pending",
+    "full": "full",
+    "closed": "closed",
+    "starts_full": "starts full",
+    "distinct_directed": "distinct",
+    "distinct_undirected": "≠ reversal",
+    "distinct_symmetric": "≠ symmetry",
+}
+_COUNTS = tuple(_HEADINGS)[4:]
+
+
+def _params(row: Mapping[str, Any]) -> Params:  # a summary row, by column name
+    """A row's parameters, random seeds counted together (as ``seeds``)."""
+    params: Params = row["params"]
+    if row["variants"] > 1 and (params.get("tie") == "random" or row["method"] == RANDOM_WALK):
+        params = {**params, "seeds": row["variants"]}
+    return params
+
+
+def _cells(row: Mapping[str, Any], *, grouped: bool = True) -> dict[str, str]:  # a summary row by column name
+    """A summary row as text under its columns (parameters' numbers grouped unless not ``grouped``: CSV)."""
+    return {
+        "job": row["job"],
+        "board": size_text(row["n"], row["m"]),
+        "method": row["method"],
+        "params": format_params(_params(row), grouped=grouped),
+        **{key: str(row[key]) for key in _COUNTS},
+    }
+
+
+class TourJson(TypedDict):
+    """A summary row in ``knight results --json``: the board as ``[n, m]``, then its counts (:data:`_COUNTS`)."""
+
+    job: str
+    board: list[int]
+    method: str
+    params: Params
+
+
+def _json(row: Mapping[str, Any]) -> TourJson:  # a summary row, by column name
+    """A summary row in ``knight results --json``: the board as ``[n, m]``, then its numbers."""
+    head = TourJson(job=row["job"], board=[row["n"], row["m"]], method=row["method"], params=_params(row))
+    return {**head, **{key: row[key] for key in _COUNTS}}  # type: ignore[typeddict-item]
 
 
 def warm_method(method: str) -> None:

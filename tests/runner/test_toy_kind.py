@@ -233,3 +233,33 @@ def test_the_built_in_kinds_and_a_kind_of_ones_own_are_read_by_one_path(monkeypa
     ]
     assert [sweep.method for sweep in job.sweeps] == ["warnsdorff", "census", "frontier", "estimate", Toy.name]
     assert all(sweep.count() == len(list(sweep.tasks())) for sweep in job.sweeps)
+
+
+def test_knight_results_shows_every_kind_by_one_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`knight results` names no kind either: each sweep kind's table comes from its shower, the built-in kinds'
+    their own (their records read back in their modules), a kind that reads back only its outcomes the generic
+    one."""
+    from knight.tasks import kind, shown
+
+    class Toy:  # the least a kind of one's own needs to be shown
+        name, table, columns = "toy-shown", "toy_shown", ("degree INTEGER",)
+
+        def tasks(self, starts, params):  # type: ignore[no-untyped-def]
+            return []
+
+        def read(self, row):  # type: ignore[no-untyped-def]
+            return row
+
+        def shown(self, done):  # type: ignore[no-untyped-def]
+            return shown.Shown("toys", ("degree",), ())
+
+    kind.kinds()
+    monkeypatch.setitem(kind._KINDS, Toy.name, Toy())  # type: ignore[arg-type]
+    showers = {each.name: type(shown.shower(each)).__name__ for each in kind.sweep_kinds()}
+    assert showers == {
+        "tour": "TourKind",
+        "census": "CensusKind",
+        "frontier": "FrontierKind",
+        "estimate": "EstimateKind",
+        Toy.name: "_OwnOutcomes",
+    }
