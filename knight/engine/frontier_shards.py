@@ -48,7 +48,7 @@ from knight.engine.frontier import (
     too_many_states,
     ways_of,
 )
-from knight.engine.frontier_kernel import frontier_compact, frontier_regrow, frontier_step
+from knight.engine.frontier_kernel import FIXED_WINDOW_STEPS, frontier_compact, frontier_regrow, frontier_step
 from knight.engine.frontier_wide_kernel import frontier_wide_compact, frontier_wide_regrow, frontier_wide_step
 from knight.errors import InvalidInput
 
@@ -121,6 +121,8 @@ class ShardSweep:
             if self.wide
             else (frontier_step, frontier_regrow, frontier_compact)
         )
+        if not self.wide:  # the copy compiled for this frontier's length, where there is one
+            chosen = (FIXED_WINDOW_STEPS.get(self.layout.window, frontier_step), *chosen[1:])
         step, regrow, compact = (each.choose(self.board.size) for each in chosen)
         return step, regrow, compact
 
