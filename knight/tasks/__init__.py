@@ -4,7 +4,10 @@ for it, and the kinds of work (:mod:`knight.tasks.kind`), each a module of its o
 * :mod:`knight.tasks.task` — :class:`Task`, the :class:`TaskResult` envelope, :class:`Failure`, :func:`validate`;
 * :mod:`knight.tasks.kind` — the :class:`Kind` protocol and the registry (:func:`kind_of`, :func:`register`);
 * :mod:`knight.tasks.tour`, :mod:`~knight.tasks.census`, :mod:`~knight.tasks.frontier`,
-  :mod:`~knight.tasks.estimate` — the four built-in kinds, each with its result type.
+  :mod:`~knight.tasks.estimate` — the four built-in kinds, each with its result type, its sweep, its records read
+  back and its table of ``knight results``;
+* :mod:`knight.tasks.sweep` and :mod:`knight.tasks.params` — what the kinds' sweeps share (the pydantic pieces of
+  their models in the latter, loaded only to read a job file); :mod:`knight.tasks.shown` — what their tables share.
 
 The names load on first use.
 """
