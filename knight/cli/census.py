@@ -277,6 +277,7 @@ def _print_frontier(
                 "peak_states": count.peak_states,
                 "states": count.states,
                 "seconds": round(count.seconds, 4),
+                "shards": count.shards,
                 "counted_now": counted_now,
                 "store": str(path),
             }
@@ -287,9 +288,15 @@ def _print_frontier(
     typer.echo(f"{board}{less}: {count.tours:,} {what}, by the frontier method")
     where = f"now, stored in {path}" if counted_now else f"stored in {path}: not counted again"
     typer.echo(
-        f"peak {count.peak_states:,} frontier states, {count.states:,} in all; counted in {count.seconds:.2f} s, {where}"
+        f"peak {count.peak_states:,} frontier states, {count.states:,} in all; counted in {count.seconds:.2f} s"
+        f"{_over_shards(count.shards)}, {where}"
     )
     return 0
+
+
+def _over_shards(shards: int) -> str:
+    """`` over 8 shards`` for a sharded count; nothing for one counted in one process."""
+    return f" over {shards} shards" if shards > 1 else ""
 
 
 @dataclass(frozen=True)

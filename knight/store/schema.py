@@ -68,7 +68,8 @@ __all__ = ["MIGRATIONS", "PAGE_SIZE", "SCHEMA", "SCHEMA_VERSION", "create", "sch
 #: Version 7: each run's host (``runs.host``): a run is judged dead by its pid only on its own host.
 #: Version 8: frontier counts (``frontier_counts``); the time of each census unit's count (``counts.seconds``).
 #: Version 9: each failure's cause (``results.cause``), so that no reader parses it from the message.
-SCHEMA_VERSION = 9
+#: Version 10: the shards a frontier count's states were spread over (``frontier_counts.shards``).
+SCHEMA_VERSION = 10
 #: The statements that bring a store of an older version to this one, in place, by version. The causes of the
 #: failures a version-8 store holds are read once, here, from the messages it wrote (``TooManyStates: …`` a state
 #: cap, ``worker …`` or ``dask: …`` a worker lost, ``invalid …`` a result that failed validation), the state cap's
@@ -81,6 +82,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "WHEN error LIKE 'worker %' OR error LIKE 'dask: %' THEN 'worker-lost' "
         "WHEN error LIKE 'invalid %' THEN 'invalid' ELSE 'engine' END WHERE status = 'failed'",
         "UPDATE results SET error = substr(error, length('TooManyStates: ') + 1) WHERE cause = 'state-cap'",
+    ),
+    # Counts stored before were made in one process: one shard. Each sound count's checksum is made again with the
+    # new column; a count that did not match its checksum still does not.
+    9: (
+        "ALTER TABLE frontier_counts ADD COLUMN shards INTEGER NOT NULL DEFAULT 1 CHECK (shards >= 1)",
+        "UPDATE results SET checksum = (SELECT knight_checksum(o.task_key, o.tours, o.peak_states, o.states, "
+        "o.seconds, o.shards) FROM frontier_counts o WHERE o.task_key = results.task_key) "
+        "WHERE status = 'done' AND checksum = (SELECT knight_checksum(o.task_key, o.tours, o.peak_states, o.states, "
+        "o.seconds) FROM frontier_counts o WHERE o.task_key = results.task_key)",
     ),
 }
 #: The page size of a new store (SQLite's default is 4096). A tour's row (its path, a byte a move) takes up to

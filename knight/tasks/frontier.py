@@ -73,12 +73,14 @@ class FrontierParams:
 class FrontierResult:
     """What a frontier count found: the board's ``tours`` (directed open tours, or closed tours as cycles, as
     :class:`~knight.engine.frontier.FrontierCount` counts them), the most frontier states held at once
-    (``peak_states``) and in all (``states``), and the ``seconds`` the count took (timed by the worker)."""
+    (``peak_states``) and in all (``states``), the ``seconds`` the count took (timed by the worker), and the
+    ``shards`` its states were spread over (1: one process; :mod:`knight.runner.frontier_shards`)."""
 
     tours: int
     peak_states: int
     states: int
     seconds: float
+    shards: int = 1
 
 
 class FrontierKind:
@@ -92,6 +94,7 @@ class FrontierKind:
         "peak_states INTEGER NOT NULL CHECK (peak_states >= 0)",
         "states INTEGER NOT NULL CHECK (states >= peak_states)",
         "seconds REAL NOT NULL CHECK (seconds >= 0)",
+        "shards INTEGER NOT NULL DEFAULT 1 CHECK (shards >= 1)",
     )
     checkpoints = True
     sealed_when_stored = False
@@ -135,12 +138,22 @@ class FrontierKind:
             outcome.tours < 0
             or not 0 <= outcome.peak_states <= outcome.states
             or not (math.isfinite(outcome.seconds) and outcome.seconds >= 0)
+            or outcome.shards < 1
         ):
-            return "invalid count: a frontier count of zero or more tours, its peak within its states, in seconds"
+            return (
+                "invalid count: a frontier count of zero or more tours, its peak within its states, in seconds, "
+                "on one shard or more"
+            )
         return ""
 
     def row(self, outcome: FrontierResult) -> tuple[Any, ...]:
-        return (int(outcome.tours), int(outcome.peak_states), int(outcome.states), float(outcome.seconds))
+        return (
+            int(outcome.tours),
+            int(outcome.peak_states),
+            int(outcome.states),
+            float(outcome.seconds),
+            int(outcome.shards),
+        )
 
     def derived(self, key: str, outcome: FrontierResult) -> list[tuple[str, tuple[Any, ...]]]:
         return []
@@ -156,18 +169,19 @@ class FrontierKind:
         counts = records(reader.db, job)
         cells = tuple(
             (words(c.jobs), size_text(c.n, c.m), _KINDS[c.closed], squares_text(c.removed))
-            + (text(c.tours), text(c.peak_states), text(c.states), f"{c.seconds:.2f}")
+            + (text(c.tours), text(c.peak_states), text(c.states), f"{c.seconds:.2f}", str(c.shards))
             for c in counts
         )
         return Shown(
             "Frontier counts: every tour of a board counted at once, from no start in particular (open: directed "
-            "tours; closed: tours as cycles), the most frontier states held at once and in all, and the time",
-            ("jobs", "board", "kind", "removed", "tours", "peak states", "states in all", "seconds"),
+            "tours; closed: tours as cycles), the most frontier states held at once and in all, the time, and the "
+            "shards the states were spread over",
+            ("jobs", "board", "kind", "removed", "tours", "peak states", "states in all", "seconds", "shards"),
             cells,
             key="frontier_counts",
-            names=("jobs", "board", "kind", "removed", "tours", "peak_states", "states", "seconds"),
+            names=("jobs", "board", "kind", "removed", "tours", "peak_states", "states", "seconds", "shards"),
             text=("jobs", "board", "kind", "removed"),
-            dropped=("states",),
+            dropped=("states", "shards"),
             json=tuple(count.to_json() for count in counts),
             counts=True,
         )
@@ -208,6 +222,7 @@ class FrontierJson(TypedDict):
     peak_states: int
     states: int
     seconds: float
+    shards: int
 
 
 @dataclass(frozen=True)
@@ -216,7 +231,8 @@ class FrontierRecord:
 
     ``tours``: directed open tours (as the census's ``total`` counts them), or for ``closed`` the closed tours as
     cycles (as its ``undirected``); of the n × m board less ``removed``. ``peak_states``: the most frontier states
-    held at once, ``states`` in all; ``seconds``: the time the count took. ``jobs``: the jobs that asked for it.
+    held at once, ``states`` in all; ``seconds``: the time the count took; ``shards``: the shards its states were
+    spread over (1: one process). ``jobs``: the jobs that asked for it.
     """
 
     n: int
@@ -227,6 +243,7 @@ class FrontierRecord:
     peak_states: int
     states: int
     seconds: float
+    shards: int = 1
     jobs: tuple[str, ...] = ()
 
     @property
@@ -244,11 +261,12 @@ class FrontierRecord:
             "peak_states": self.peak_states,
             "states": self.states,
             "seconds": self.seconds,
+            "shards": self.shards,
         }
 
 
 _RECORDS = f"""
-SELECT t.n, t.m, t.params, f.tours, f.peak_states, f.states, f.seconds,
+SELECT t.n, t.m, t.params, f.tours, f.peak_states, f.states, f.seconds, f.shards,
        (SELECT group_concat(j.job) FROM job_tasks j WHERE j.task_key = t.key)
 FROM frontier_counts f JOIN tasks t ON t.key = f.task_key JOIN results r ON r.task_key = t.key AND r.status = 'done'
 WHERE t.method = '{FRONTIER}' AND (? IS NULL OR EXISTS (SELECT 1 FROM job_tasks j WHERE j.task_key = t.key AND j.job = ?))
@@ -259,9 +277,11 @@ ORDER BY t.n * t.m, t.n, t.params
 def records(db: sqlite3.Connection, job: str | None = None) -> list[FrontierRecord]:
     """The done frontier counts of ``job`` (every job by default), smallest board first."""
     found = []
-    for n, m, params, tours, peak, states, seconds, jobs in db.execute(_RECORDS, (job, job)):
+    for n, m, params, tours, peak, states, seconds, shards, jobs in db.execute(_RECORDS, (job, job)):
         asked = FrontierParams.of(json.loads(params))
-        found.append(FrontierRecord(n, m, asked.closed, asked.removed, tours, peak, states, seconds, job_names(jobs)))
+        found.append(
+            FrontierRecord(n, m, asked.closed, asked.removed, tours, peak, states, seconds, shards, job_names(jobs))
+        )
     return found
 
 

@@ -108,6 +108,7 @@ def test_results_show_the_counts_and_failures_say_no_start(capsys: pytest.Captur
         "kind": "open",
         "removed": [],
         "tours": counted["total"],
+        "shards": counted["shards"],
         "peak_states": counted["peak_states"],
         "states": counted["states"],
     }

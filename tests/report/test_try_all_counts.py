@@ -1,5 +1,5 @@
 """C2, Try_All's answer: every board counted here, open and closed, by enumeration and by the frontier method, with
-the time each took, all read from the store; the two methods checked against each other (a disagreement said
+the time each took (and the frontier's shards), all read from the store; the two methods checked against each other (a disagreement said
 loudly); the literature cited only for boards beyond the largest counted."""
 
 from __future__ import annotations
@@ -92,6 +92,7 @@ def test_every_board_counted_here_with_its_methods_and_times(stored: Path) -> No
         assert row.enumeration_seconds == (None if census is None else census.seconds)
         assert row.frontier_seconds == (None if count is None else count.seconds)
         assert row.peak_states == (None if count is None else count.peak_states)
+        assert row.shards == (None if count is None else count.shards)
         assert row.verdict == ("agree" if census and count else "")
     assert rows[5, 6, True].enumeration is None and rows[5, 6, True].tours == frontier[5, 6, True].tours
     assert len(answer.both_ways) == 3 and not answer.disagreements
@@ -112,9 +113,9 @@ def test_the_section_shows_each_count_with_its_method_and_time(stored: Path, mon
         assert row.startswith(plain(f"{count.board} {count.kind} {count.tours:,} "))
         if count.enumeration is not None:
             assert duration(count.enumeration_seconds or 0) in row
-        if count.frontier is not None:
-            assert f"{duration(count.frontier_seconds or 0)} ({count.peak_states:,})" in row
-        assert row.endswith(count.verdict or ")")  # both methods: their verdict; the frontier alone: its peak
+        if count.frontier is not None:  # its time, peak and shards
+            assert f"{duration(count.frontier_seconds or 0)} ({count.peak_states:,}) {count.shards} " in f"{row} "
+        assert row.endswith(count.verdict or str(count.shards))  # both methods: their verdict; else the shards
     words = text(section)
     assert "agree on all 3 boards both counted" in words and "agree on all 3 boards both counted" in glance
     for cited in answer.literature:

@@ -36,14 +36,14 @@ def run(job: Path, path: Path) -> None:
 def test_a_count_is_sealed_as_its_stored_row(tmp_path: Path) -> None:
     task = FrontierParams(False).task(4, 5)
     result = sealed(TaskResult.from_frontier(task.key, 4, 5, FrontierResult(164, 1539, 6647, 0.25)))
-    assert result.checksum == checksum(task.key, 164, 1539, 6647, 0.25)
+    assert result.checksum == checksum(task.key, 164, 1539, 6647, 0.25, 1)
     with Store(tmp_path / "s.sqlite") as store:
         store.register_job("one", [task])
         run_id = store.start_run(["one"], "process", 1)
         assert store.record(run_id, [result]) == 2  # its count, and its done result
         store.finish_run(run_id, "done", 1, 1)
         assert store.problems() == []
-        assert store.frontier_counts() == [FrontierRecord(4, 5, False, (), 164, 1539, 6647, 0.25, ("one",))]
+        assert store.frontier_counts() == [FrontierRecord(4, 5, False, (), 164, 1539, 6647, 0.25, 1, ("one",))]
         assert store.done_keys() == {task.key}
         assert store.summary() == []  # a count, not a tour: no row of the tours' summary
 
@@ -55,6 +55,7 @@ def test_a_count_is_sealed_as_its_stored_row(tmp_path: Path) -> None:
         FrontierResult(5, 3, 2, 0.1),  # a peak above the states held in all
         FrontierResult(5, 1, 2, float("nan")),
         FrontierResult(5, 1, 2, -1.0),
+        FrontierResult(5, 1, 2, 0.1, shards=0),
     ],
 )
 def test_an_impossible_count_is_stored_as_a_failure(tmp_path: Path, found: FrontierResult) -> None:

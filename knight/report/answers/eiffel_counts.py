@@ -64,8 +64,8 @@ LITERATURE = (
 class ExactCount:
     """One board's tours counted here, open (directed, as Try_All counts them) or closed (as cycles): by
     enumeration (the census: every tour listed; its time is its units' added up) and by the frontier method
-    (counted without listing, keeping at most ``peak_states`` frontier states), either or both; a method that did
-    not count the board has None."""
+    (counted without listing, keeping at most ``peak_states`` frontier states, spread over ``shards``: 1 in one
+    process), either or both; a method that did not count the board has None."""
 
     n: int
     m: int
@@ -75,6 +75,7 @@ class ExactCount:
     frontier: int | None = None
     frontier_seconds: float | None = None
     peak_states: int | None = None
+    shards: int | None = None
 
     @property
     def board(self) -> str:
@@ -282,6 +283,7 @@ def exact_counts(censuses: list[CensusRecord], frontier: list[FrontierRecord]) -
             frontier=f.tours,
             frontier_seconds=f.seconds,
             peak_states=f.peak_states,
+            shards=f.shards,
         )
     return sorted(found.values(), key=lambda c: (c.closed, c.squares, c.n, c.m))
 
