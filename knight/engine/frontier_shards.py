@@ -157,13 +157,32 @@ class ShardSweep:
 
 @dataclass(frozen=True)
 class ShardStep:
-    """One shard's square swept: ``parts[e]`` the states after it that shard ``e`` owns (each state once, its ways
-    summed over this shard's states), ``ways`` the tours' ends completed at the square (paths, as
-    :func:`knight.engine.frontier.finish_count` takes them), ``held`` the states after it in all."""
+    """One shard's square swept: ``states`` the states after it (each once, its ways summed over this shard's
+    states), ``owner`` the shard that owns each (:func:`owners`), ``ways`` the tours' ends completed at the square
+    (paths, as :func:`knight.engine.frontier.finish_count` takes them). :meth:`part` gives what one shard owns, one
+    at a time: a caller sending each part as it is made holds the states only once more by a part's share."""
 
-    parts: tuple[np.ndarray, ...]
+    states: np.ndarray
+    owner: np.ndarray
+    shards: int
     ways: int
-    held: int
+
+    @property
+    def held(self) -> int:
+        """The states after the square."""
+        return held_states(self.states)
+
+    def part(self, shard: int) -> np.ndarray:
+        """The states after the square that ``shard`` owns (a new array, as the kernels hold states)."""
+        wide = self.states.ndim == 2
+        rows = self.states if wide else self.states.reshape(-1, 2)
+        picked: np.ndarray = rows[self.owner == shard]
+        return picked if wide else picked.reshape(-1)
+
+    @property
+    def parts(self) -> tuple[np.ndarray, ...]:
+        """Every shard's part, by shard."""
+        return tuple(self.part(shard) for shard in range(self.shards))
 
 
 def shard_sweep(
@@ -206,8 +225,8 @@ def owners(states: np.ndarray, shards: int) -> np.ndarray:
 
     Example
     -------
-    >>> owners(np.array([5, 1, 6, 1, 5, 2], dtype=np.int64), 4).tolist()
-    [3, 3, 3]
+    >>> owners(np.array([5, 1, 6, 1, 5, 2], dtype=np.int64), 4).tolist()  # the state 5 twice: one owner
+    [2, 1, 2]
     >>> sorted(set(owners(np.arange(2000, dtype=np.int64), 4).tolist()))
     [0, 1, 2, 3]
     """
@@ -280,13 +299,13 @@ def step_shard(
     >>> sweep = shard_sweep(Board(5, 5))
     >>> first = step_shard(sweep, 0, sweep.first_states(), 2)
     >>> len(first.parts), first.held, first.ways
-    (2, 2, 0)
+    (2, 1, 0)
     """
     if not 1 <= shards <= MAX_SHARDS:
         raise InvalidInput(f"the shards must be 1 to {MAX_SHARDS}, got {shards}")
     before = held_states(states)
     if not before:
-        return ShardStep(tuple(sweep.no_states() for _ in range(shards)), 0, 0)
+        return ShardStep(sweep.no_states(), np.empty(0, dtype=np.uint16), shards, 0)
     if float(ways_of(states, sweep.wide).sum(dtype=np.float64)) * 11 >= 2.0**63:  # at most 11 sets of moves
         raise InvalidInput(f"counting {sweep.board} would pass 2^63 ways to a frontier: too large a board")
     step, regrow, compact = sweep.kernels()
@@ -304,16 +323,5 @@ def step_shard(
             regrow(table, bigger)
             table = bigger
     stored = compact(table)
-    after = table[:stored] if sweep.wide else table[: 2 * stored]
-    if shards == 1:
-        return ShardStep((after.copy(),), int(out[0]), stored)
-    owner = owners(after, shards)
-    rows = after if sweep.wide else after.reshape(-1, 2)
-    parts = tuple(_rows_of(rows, owner == shard, sweep.wide) for shard in range(shards))
-    return ShardStep(parts, int(out[0]), stored)
-
-
-def _rows_of(rows: np.ndarray, chosen: np.ndarray, wide: bool) -> np.ndarray:
-    """The chosen rows of ``rows`` (``(n, 2)`` pairs or ``(n, 3)`` rows), as the kernels hold states."""
-    picked: np.ndarray = rows[chosen]
-    return picked if wide else picked.reshape(-1)
+    table.resize((stored, 3) if sweep.wide else 2 * stored, refcheck=False)  # in place: the empty slots' memory goes
+    return ShardStep(table, owners(table, shards), shards, int(out[0]))

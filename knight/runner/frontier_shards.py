@@ -239,8 +239,8 @@ def shard_task(job: ShardJob) -> ShardReport:
     del states
     out = folder / _square_folder(job.square)
     out.mkdir(exist_ok=True)
-    for target, part in enumerate(step.parts):
-        _write(out / _part(job.shard, target), part)
+    for target in range(job.shards):  # one part at a time: the states are held once more by a part's share only
+        _write(out / _part(job.shard, target), step.part(target))
     return ShardReport(job.shard, job.square, merged, step.held, step.ways, time.perf_counter() - began, _peak_bytes())
 
 
