@@ -26,6 +26,7 @@ from knight.cli.run import (
     StoreOption,
     VerboseOption,
     check_run_options,
+    check_shards,
     run_in_store,
 )
 from knight.cli.squares import parse_square, parse_squares, square_option
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # imported where used: `knight --help` loads no engine
     from knight.engine.census import Census
     from knight.engine.theory import Verdict
     from knight.store import CensusRecord, FailureRecord, FrontierRecord
+    from knight.tasks import Task
 
 __all__ = ["census"]
 
@@ -66,6 +68,15 @@ _MaxStates = Annotated[
         help="--method frontier: stop when the frontier holds more states (default 200,000,000: ~10 GB at most)."
     ),
 ]
+_Shards = Annotated[
+    int | None,
+    typer.Option(
+        help=(
+            "--method frontier: split the frontier's states into this many shards, swept by the workers in turn "
+            "(default: 4 a worker on a board that takes minutes, else 1: one process)."
+        )
+    ),
+]
 _Remove = Annotated[
     list[str] | None, square_option("Take a square off the board (repeatable: --remove 0,0 --remove h1)")
 ]
@@ -89,6 +100,7 @@ def census(
     depth: Annotated[int, typer.Option(help="Moves fixed by each unit of work: more, smaller units.")] = 1,
     method: _Method = "census",
     max_states: _MaxStates = None,
+    shards: _Shards = None,
     store: StoreOption = None,
     executor: ExecutorOption = "process",
     scheduler: SchedulerOption = None,
@@ -112,11 +124,12 @@ def census(
     square = None if start is None else parse_square(start, "--start", board.n, board.m)
     if method == "frontier" and depth != 1:
         raise InvalidInput("--depth needs --method census: the frontier method counts every tour at once, in no units")
-    if method == "census" and max_states is not None:
-        raise InvalidInput("--max-states needs --method frontier: the census holds no frontier states")
+    if method == "census" and (max_states is not None or shards is not None):
+        flag = "--max-states" if max_states is not None else "--shards"
+        raise InvalidInput(f"{flag} needs --method frontier: the census holds no frontier states")
     options = _RunOptions(store, workers, executor, scheduler, verbose, as_json, quiet)
     if method != "census":
-        return _frontier(board, closed, removed, method, start, max_states, options)
+        return _frontier(board, closed, removed, method, start, (max_states, shards), options)
     return _census(board, closed, removed, square, depth, options)
 
 
@@ -213,16 +226,18 @@ def _frontier(
     removed: list,
     method: str,
     start: str | None,
-    max_states: int | None,
+    limits: tuple[int | None, int | None],
     options: _RunOptions,
 ) -> int:
     """`--method frontier`: the count by dynamic programming over the frontier, one task run through the sweep
-    runner into the store like a census's units (a count already there is not made again), then printed."""
+    runner into the store like a census's units (a count already there is not made again), then printed; its
+    ``limits`` the state cap and the shards asked for (None: the defaults)."""
     from knight.engine.frontier import DEFAULT_MAX_STATES, TooManyStates, check_frontier_board
     from knight.runner.jobs import MAX_STATE_CAP, frontier_job
-    from knight.runner.sweep import SMALL_SQUARES
     from knight.store import Store
     from knight.tasks import FailureCause, FrontierParams
+
+    max_states, shards = limits
 
     if method != "frontier":
         raise InvalidInput(f"--method must be census or frontier, got {method!r}")
@@ -235,17 +250,19 @@ def _frontier(
         if not board.contains(square):
             raise InvalidInput(f"--remove {square[0]},{square[1]} is not on the {board} board")
     check_run_options(options.workers, options.executor, options.scheduler)
+    check_shards(shards)
     job = frontier_job(board, FrontierParams(closed, tuple(removed)), max_states)
     path = store_path(options.store)
-    summary = run_in_store(  # one task: in this process on a small board, else on one worker
+    summary = run_in_store(
         [job],
         path,
-        workers=None if board.size < SMALL_SQUARES else 1,
+        workers=_frontier_workers(job.tasks()[0], options.workers, shards),
         executor=options.executor,
         scheduler=options.scheduler,
         verbose=options.verbose,
         again="knight census (same arguments)",
         quiet=options.quiet or not sys.stderr.isatty(),  # piped: the count or the error, nothing more
+        shards=shards,
     )
     with Store(path) as results:
         found = results.frontier_counts(job.name)
@@ -292,6 +309,17 @@ def _print_frontier(
         f"{_over_shards(count.shards)}, {where}"
     )
     return 0
+
+
+def _frontier_workers(task: Task, workers: int | None, shards: int | None) -> int | None:
+    """The workers a frontier count runs on: as asked, or all cores for a count worth sharding; else none on a small
+    board (counted in this process), one on another."""
+    from knight.runner.sharding import shards_for
+    from knight.runner.sweep import SMALL_SQUARES, default_workers
+
+    if workers is not None or shards_for(task, shards, default_workers()) > 1:
+        return workers
+    return None if task.n * task.m < SMALL_SQUARES else 1
 
 
 def _over_shards(shards: int) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "ForceOption",
     "run",
     "check_run_options",
+    "check_shards",
     "run_in_store",
     "summary_line",
     "shipped_names",
@@ -169,6 +170,14 @@ def run(
     return EXIT_SOME_FAILED if summary.failed else EXIT_ALL_DONE
 
 
+def check_shards(shards: int | None) -> None:
+    """Refuse (exit 2, one line) a --shards out of its range."""
+    from knight.engine.frontier_shards import MAX_SHARDS
+
+    if shards is not None and not 1 <= shards <= MAX_SHARDS:
+        fail(f"--shards must be a whole number of shards from 1 to {MAX_SHARDS}, got {shards}")
+
+
 def check_run_options(workers: int | None, executor: str, scheduler: str | None) -> None:
     """Refuse (exit 2, one line) a bad --workers or --scheduler, or a bad $KNIGHT_DASK_TIMEOUT with --executor dask
     (--executor is a choice, checked as it is parsed), before anything is loaded or run."""
@@ -201,10 +210,11 @@ def run_in_store(
     verbose: bool,
     again: str,
     quiet: bool = False,
+    shards: int | None = None,
 ) -> RunSummary:
     """Run ``jobs`` into the store at ``path`` with a progress bar and then a summary line on stderr (neither
     when ``quiet``); SIGTERM and Ctrl-C stop the run in order and exit 130, saying that ``again`` (the
-    command to rerun) does the rest."""
+    command to rerun) does the rest. ``shards``: a frontier count's (None: as many as pay)."""
     from knight.runner import run_jobs
     from knight.runner.progress import reporter_for
 
@@ -220,6 +230,7 @@ def run_in_store(
                 scheduler=scheduler,
                 verbose=verbose,
                 reporter=reporter_for(quiet=quiet, verbose=verbose),
+                shards=shards,
             )
     except KeyboardInterrupt:
         typer.echo(f"knight: interrupted; what finished is in {path}, and the next `{again}` does the rest", err=True)

@@ -21,6 +21,7 @@ from knight.runner.executors import Executor, InProcess
 from knight.runner.jobs import Job
 from knight.runner.pool import ProcessPool, start_method
 from knight.runner.progress import LineReporter, Reporter, WorkTracker
+from knight.runner.sharding import Sharding
 from knight.store import CensusRecord, Claimed, Store
 from knight.tasks import CENSUS, FRONTIER, Task
 
@@ -85,12 +86,14 @@ def default_workers() -> int:
 class RunOptions:
     """How a run runs its tasks: ``workers`` as asked for (None: one per core, or none for a small run, which the
     runner does itself: :func:`is_small`), on which executor (:data:`EXECUTORS`; Dask's ``scheduler``, None for a
-    local cluster), each task logged when ``verbose``."""
+    local cluster), each task logged when ``verbose``; a frontier count's ``shards`` (None: as many as pay,
+    :func:`~knight.runner.sharding.shards_for`)."""
 
     workers: int | None = None
     executor: str = "process"
     scheduler: str | None = None
     verbose: bool = False
+    shards: int | None = None
 
     def runs_here(self, pending: list[Task]) -> bool:
         """Whether ``pending`` is run in the runner's own process: a small run (:func:`is_small`), no workers asked
@@ -100,7 +103,13 @@ class RunOptions:
 
 def choose_executor(options: RunOptions, here: bool, workers: int, worker_setup: Callable[[], None] | None) -> Executor:
     """The executor a run's tasks go to: this process (``here``), a Dask cluster, or ``workers`` processes of a pool
-    that each run ``worker_setup`` as they start."""
+    that each run ``worker_setup`` as they start; a frontier count worth sharding, its states sharded over as many
+    processes or the cluster's workers (:class:`~knight.runner.sharding.Sharding`)."""
+    scheduler = options.scheduler if options.executor == "dask" else None
+    return Sharding(_executor(options, here, workers, worker_setup), options.shards, workers, scheduler)
+
+
+def _executor(options: RunOptions, here: bool, workers: int, worker_setup: Callable[[], None] | None) -> Executor:
     if here:
         return InProcess()
     if options.executor == "dask":
@@ -119,6 +128,7 @@ def run_jobs(
     scheduler: str | None = None,
     verbose: bool = False,
     reporter: Reporter | None = None,
+    shards: int | None = None,
 ) -> RunSummary:
     """Run every task of ``jobs`` that ``store`` has no tour for; store each result as it comes
     (:class:`~knight.runner.session.RunSession`, whose steps say how).
@@ -128,7 +138,8 @@ def run_jobs(
     holds (or takes it over if it dies), and the summary counts its share (``by_others``).
 
     ``workers`` worker processes run the tasks (by default one per core, or none for a small run, which the
-    runner does itself: :func:`is_small`).
+    runner does itself: :func:`is_small`); a frontier count worth sharding has its states sharded over them
+    (``shards``: how many; None, as many as pay: :mod:`knight.runner.sharding`).
 
     Interrupted (KeyboardInterrupt, which the CLI also raises on SIGTERM), the run stops its
     workers, stores what had finished, records itself as ``interrupted`` and re-raises; the
@@ -137,7 +148,7 @@ def run_jobs(
     """
     from knight.runner.session import RunSession  # here: the session is built on this module
 
-    options = RunOptions(workers, executor, scheduler, verbose)
+    options = RunOptions(workers, executor, scheduler, verbose, shards)
     return RunSession(jobs, store, options, reporter or LineReporter()).run()
 
 

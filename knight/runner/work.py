@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import os
 import signal
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from knight.runner.faults import ENVIRONMENT_VARIABLE, Faults
 from knight.store.database import sealed
@@ -18,14 +20,15 @@ __all__ = ["run_task", "run_chunk", "init_worker", "warm_up"]
 log = logging.getLogger("knight.runner.work")
 
 
-def run_task(task: Task) -> TaskResult:
-    """Run the task with its kind (:func:`~knight.tasks.kind_of`): its outcome, or, when the kind or the engine
+def run_task(task: Task, run: Callable[[Task], Any] | None = None) -> TaskResult:
+    """Run the task with its kind (:func:`~knight.tasks.kind_of`), or with ``run`` where given (a frontier count
+    sharded over the run's processes: :mod:`knight.runner.sharding`): its outcome, or, when the kind or the engine
     raises, a failed result with the :class:`~knight.tasks.Failure` (the state cap's, an unsound result's, or
     the engine's). A done result comes sealed with the checksum of the row that will store it
     (:func:`~knight.store.database.sealed`): computed here, in the worker, not by the runner."""
     _faults().before_task(task.n, task.m, task.start)
     try:
-        outcome = kind_of(task.method).run(task)
+        outcome = (run or kind_of(task.method).run)(task)
     except Exception as error:  # noqa: BLE001 - any error is recorded with the task, not lost
         failure = Failure.of(error)
         if failure.cause is FailureCause.STATE_CAP:  # a limit reached, not a fault: the run's summary says it

@@ -1,0 +1,100 @@
+"""The executor that counts a large board's frontier with its states sharded over the run's processes.
+
+A frontier count is one task, and one process holds all its states: 7 × 7 open is 13 minutes on one core and 6–8 GB.
+:class:`Sharding` wraps the run's executor (:class:`~knight.runner.executors.Executor`): a frontier task worth
+sharding (:func:`~knight.runner.frontier_shards.default_shards`, or as many shards as ``--shards`` says) is
+counted by :func:`~knight.runner.frontier_shards.sharded_frontier_count` on the run's workers (a local pool, or the
+Dask cluster's), one such task at a time; every other task goes to the executor it wraps. A sharded count's
+result is made as a worker makes any task's (:func:`~knight.runner.work.run_task`: sealed, or a typed failure).
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from collections.abc import Generator, Mapping
+from pathlib import Path
+
+from knight.runner.executors import Claim, Executor
+from knight.runner.work import run_task
+from knight.tasks import FRONTIER, Task, TaskResult
+from knight.tasks.frontier import FrontierResult
+
+__all__ = ["Sharding", "shards_for"]
+
+log = logging.getLogger("knight.runner.work")
+
+
+def shards_for(task: Task, shards: int | None, processes: int) -> int:
+    """The shards ``task`` is counted in: 1 for any task but a frontier count; ``shards`` when given; else as many
+    as pay on ``processes`` processes (:func:`~knight.runner.frontier_shards.default_shards`: 1 for a small board)."""
+    if task.method != FRONTIER:
+        return 1
+    if shards is not None:
+        return shards
+    from knight.runner.frontier_shards import default_shards  # lazily: it loads numpy and the engine
+
+    return default_shards(task.board, closed=task.frontier.closed, processes=processes)
+
+
+class Sharding:
+    """Runs the frontier counts worth sharding itself, on ``processes`` local processes or the Dask cluster at
+    ``scheduler``, their parts in the task's checkpoint folder (beside the store); every other task on ``inner``."""
+
+    def __init__(self, inner: Executor, shards: int | None, processes: int, scheduler: str | None) -> None:
+        self.inner, self.shards, self.processes, self.scheduler = inner, shards, processes, scheduler
+
+    def sharded(self, task: Task) -> bool:
+        return shards_for(task, self.shards, self.processes) > 1
+
+    def prepare(self, tasks: list[Task]) -> None:
+        rest = [task for task in tasks if not self.sharded(task)]
+        if rest:
+            self.inner.prepare(rest)
+
+    def results(
+        self, tasks: list[Task], claim: Claim, weights: Mapping[str, float] | None = None
+    ) -> Generator[list[TaskResult]]:
+        """The sharded counts first, one at a time with every worker (the biggest tasks: a pool of the others would
+        wait beside them), then the rest on the executor wrapped."""
+        for task in tasks:
+            if self.sharded(task) and claim([task]):
+                yield [run_task(task, self.count)]
+        rest = [task for task in tasks if not self.sharded(task)]
+        if rest:
+            yield from self.inner.results(rest, claim, weights)
+
+    def count(self, task: Task) -> FrontierResult:
+        """Count ``task``'s board sharded (its parts in its checkpoint folder, made if missing, else a temporary one)."""
+        from knight.engine.frontier import DEFAULT_MAX_STATES
+        from knight.runner.frontier_shards import RowDone, sharded_frontier_count
+
+        params, began = task.frontier, time.perf_counter()
+        rows = max(task.n, task.m)
+
+        def row_done(done: RowDone) -> None:  # a count may take minutes: each row said (knight -v)
+            log.info(
+                "%s: row %d of %d swept, %s states, %.1f s",
+                task.describe(),
+                done.row + 1,
+                rows,
+                f"{done.states:,}",
+                time.perf_counter() - began,
+            )
+
+        folder = Path(task.checkpoints) if task.checkpoints else Path(tempfile.gettempdir())
+        folder.mkdir(parents=True, exist_ok=True)
+        counted = sharded_frontier_count(
+            task.board,
+            closed=params.closed,
+            removed=params.removed,
+            shards=shards_for(task, self.shards, self.processes),
+            processes=None if self.scheduler else self.processes,
+            scheduler=self.scheduler,
+            folder=folder,
+            max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
+            on_row=row_done,
+        )
+        seconds = time.perf_counter() - began
+        return FrontierResult(counted.tours, counted.peak_states, counted.states, seconds, counted.shards)
