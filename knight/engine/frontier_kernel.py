@@ -27,6 +27,7 @@ __all__ = [
     "FIXED_WINDOW_STEPS",
     "fixed_window",
     "frontier_compact",
+    "frontier_partition",
     "frontier_regrow",
     "frontier_step",
 ]
@@ -390,3 +391,50 @@ frontier_step_13 = fixed_window(frontier_step, 13)
 frontier_step_15 = fixed_window(frontier_step, 15)
 #: Those copies by the frontier's length.
 FIXED_WINDOW_STEPS = {13: frontier_step_13, 15: frontier_step_15}
+
+
+#: The owner hash's odd multiplier (a constant of SplitMix64; :func:`frontier_owner`), not the tables' slot hash.
+OWNER_MULTIPLIER = 0xBF58476D1CE4E5B9
+
+
+@kernel_step
+def frontier_owner(key: np.uint64, shards: np.uint64) -> int:  # pragma: no cover
+    """The shard, of ``shards``, that owns the state ``key``: a multiplicative hash's top 32 bits scaled to
+    ``shards`` (not :func:`frontier_slot`'s hash, so that one shard's states still spread over its table's slots)."""
+    mixed = key * np.uint64(OWNER_MULTIPLIER)
+    return int(((mixed >> np.uint64(32)) * shards) >> np.uint64(32))
+
+
+@kernel_step
+def frontier_bounds(bounds: np.ndarray, shards: int) -> np.ndarray:  # pragma: no cover
+    """``bounds`` (each shard's states counted in ``bounds[s + 1]``) summed into where each shard's states begin and
+    end; returns a copy of the beginnings, to fill from (:func:`frontier_partition`)."""
+    for s in range(shards):
+        bounds[s + 1] += bounds[s]
+    return bounds[:-1].copy()
+
+
+@kernel(compile_from=0, signature="void(i8[::1], i8, i8[::1])")
+def frontier_partition(states, shards, bounds):  # type: ignore[no-untyped-def]  # a numba kernel; pragma: no cover
+    """Reorder ``states`` (key, count pairs) in place so that the states each shard owns (:func:`frontier_owner`)
+    are together, shard 0's first; ``bounds[s]`` and ``bounds[s + 1]`` become where shard ``s``'s pairs begin and
+    end (``bounds`` has ``shards + 1`` places). An American flag sort: one pass counts, one swaps each state into
+    its shard's place; no second array."""
+    size = np.uint64(shards)
+    n = states.shape[0] // 2
+    bounds[:] = 0
+    for i in range(n):
+        bounds[frontier_owner(np.uint64(states[2 * i]), size) + 1] += 1
+    next_free = frontier_bounds(bounds, shards)
+    for s in range(shards):
+        while next_free[s] < bounds[s + 1]:
+            i = next_free[s]
+            owner = frontier_owner(np.uint64(states[2 * i]), size)
+            if owner == s:
+                next_free[s] += 1
+                continue
+            j = next_free[owner]  # a state that is not yet in its place: swapped with it, then looked at
+            next_free[owner] += 1
+            key, count = states[2 * j], states[2 * j + 1]
+            states[2 * j], states[2 * j + 1] = states[2 * i], states[2 * i + 1]
+            states[2 * i], states[2 * i + 1] = key, count

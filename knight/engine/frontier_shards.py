@@ -48,13 +48,25 @@ from knight.engine.frontier import (
     too_many_states,
     ways_of,
 )
-from knight.engine.frontier_kernel import FIXED_WINDOW_STEPS, frontier_compact, frontier_regrow, frontier_step
-from knight.engine.frontier_wide_kernel import frontier_wide_compact, frontier_wide_regrow, frontier_wide_step
+from knight.engine.frontier_kernel import (
+    FIXED_WINDOW_STEPS,
+    OWNER_MULTIPLIER,
+    frontier_compact,
+    frontier_partition,
+    frontier_regrow,
+    frontier_step,
+)
+from knight.engine.frontier_wide_kernel import (
+    HIGH_MULTIPLIER,
+    frontier_wide_compact,
+    frontier_wide_partition,
+    frontier_wide_regrow,
+    frontier_wide_step,
+)
 from knight.errors import InvalidInput
 
 __all__ = [
     "MAX_SHARDS",
-    "OWNER_MULTIPLIER",
     "ShardSweep",
     "ShardStep",
     "shard_sweep",
@@ -66,10 +78,6 @@ __all__ = [
 
 #: The most shards: each square every shard sends a part to every shard, ``shards²`` parts a square.
 MAX_SHARDS = 1024
-#: The owner hash's odd multiplier (a constant of Steele, Lea and Flood's SplitMix64), not the tables' hash.
-OWNER_MULTIPLIER = 0xBF58476D1CE4E5B9
-#: How a two-word state's high word is spread before it meets the low one (another odd constant of SplitMix64).
-HIGH_MULTIPLIER = 0x94D049BB133111EB
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,10 @@ class ShardSweep:
         step, regrow, compact = (each.choose(self.board.size) for each in chosen)
         return step, regrow, compact
 
+    def partition(self) -> Callable[..., None]:
+        """The compiled kernel that orders these states by owner, in place (:func:`owners` is its numpy twin)."""
+        return (frontier_wide_partition if self.wide else frontier_partition).choose(self.board.size)
+
     def step_arguments(self, square: int) -> tuple[object, ...]:
         """The step kernel's arguments after ``table`` that depend on ``square`` (moves back, squares leaving, their
         end rules, the moves left, the end rules by frontier index, the mirror, and the flags)."""
@@ -158,13 +170,12 @@ class ShardSweep:
 @dataclass(frozen=True)
 class ShardStep:
     """One shard's square swept: ``states`` the states after it (each once, its ways summed over this shard's
-    states), ``owner`` the shard that owns each (:func:`owners`), ``ways`` the tours' ends completed at the square
-    (paths, as :func:`knight.engine.frontier.finish_count` takes them). :meth:`part` gives what one shard owns, one
-    at a time: a caller sending each part as it is made holds the states only once more by a part's share."""
+    states), ordered by the shard that owns them (:func:`owners`), shard ``e``'s from ``bounds[e]`` to
+    ``bounds[e + 1]``; ``ways`` the tours' ends completed at the square (paths, as
+    :func:`knight.engine.frontier.finish_count` takes them). :meth:`part` gives what one shard owns: a view, no copy."""
 
     states: np.ndarray
-    owner: np.ndarray
-    shards: int
+    bounds: np.ndarray
     ways: int
 
     @property
@@ -172,12 +183,15 @@ class ShardStep:
         """The states after the square."""
         return held_states(self.states)
 
+    @property
+    def shards(self) -> int:
+        """How many shards the states are split among."""
+        return len(self.bounds) - 1
+
     def part(self, shard: int) -> np.ndarray:
-        """The states after the square that ``shard`` owns (a new array, as the kernels hold states)."""
-        wide = self.states.ndim == 2
-        rows = self.states if wide else self.states.reshape(-1, 2)
-        picked: np.ndarray = rows[self.owner == shard]
-        return picked if wide else picked.reshape(-1)
+        """The states after the square that ``shard`` owns (a view of :attr:`states`)."""
+        begin, end = int(self.bounds[shard]), int(self.bounds[shard + 1])
+        return self.states[begin:end] if self.states.ndim == 2 else self.states[2 * begin : 2 * end]
 
     @property
     def parts(self) -> tuple[np.ndarray, ...]:
@@ -305,7 +319,7 @@ def step_shard(
         raise InvalidInput(f"the shards must be 1 to {MAX_SHARDS}, got {shards}")
     before = held_states(states)
     if not before:
-        return ShardStep(sweep.no_states(), np.empty(0, dtype=np.uint16), shards, 0)
+        return ShardStep(sweep.no_states(), np.zeros(shards + 1, dtype=np.int64), 0)
     if float(ways_of(states, sweep.wide).sum(dtype=np.float64)) * 11 >= 2.0**63:  # at most 11 sets of moves
         raise InvalidInput(f"counting {sweep.board} would pass 2^63 ways to a frontier: too large a board")
     step, regrow, compact = sweep.kernels()
@@ -324,4 +338,6 @@ def step_shard(
             table = bigger
     stored = compact(table)
     table.resize((stored, 3) if sweep.wide else 2 * stored, refcheck=False)  # in place: the empty slots' memory goes
-    return ShardStep(table, owners(table, shards), shards, int(out[0]))
+    bounds = np.zeros(shards + 1, dtype=np.int64)
+    sweep.partition()(table, shards, bounds)  # in place, by owner: each part a slice
+    return ShardStep(table, bounds, int(out[0]))

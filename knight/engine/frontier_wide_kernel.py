@@ -33,8 +33,10 @@ from knight.engine.frontier_kernel import (
     BATCH,
     EMPTY_KEY,
     MAX_LOAD,
+    frontier_bounds,
     frontier_join,
     frontier_leave,
+    frontier_owner,
     frontier_slot,
     frontier_viable,
 )
@@ -44,6 +46,7 @@ __all__ = [
     "LO_SQUARES",
     "MAX_WINDOW",
     "frontier_wide_compact",
+    "frontier_wide_partition",
     "frontier_wide_regrow",
     "frontier_wide_step",
 ]
@@ -52,6 +55,8 @@ __all__ = [
 LO_SQUARES = 15
 #: The widest frontier the two words hold with 4-bit codes: 2·13 + 1 squares (at most 13 paths, codes up to 15).
 MAX_WINDOW = 27
+#: How a two-word state's high word is spread before its owner is found (:func:`frontier_wide_key`).
+HIGH_MULTIPLIER = 0x94D049BB133111EB
 #: The odd multiplier (2^64 over the golden ratio) that spreads the high word's bits before it is mixed with the low.
 SPREAD = 0x9E3779B97F4A7C15
 
@@ -270,3 +275,35 @@ def frontier_wide_step(  # type: ignore[no-untyped-def]  # a numba kernel: typed
     out[0] += ways
     out[1] = stored
     return states.shape[0]
+
+
+@kernel_step
+def frontier_wide_key(lo: np.int64, hi: np.int64) -> np.uint64:  # pragma: no cover
+    """The two words of a state mixed into one, for its owner (:func:`frontier_wide_partition`): the high word times
+    an odd constant of SplitMix64's into the low."""
+    return np.uint64(lo) ^ (np.uint64(hi) * np.uint64(HIGH_MULTIPLIER))
+
+
+@kernel(compile_from=0, signature="void(i8[:, ::1], i8, i8[::1])")
+def frontier_wide_partition(states, shards, bounds):  # type: ignore[no-untyped-def]  # a numba kernel; pragma: no cover
+    """:func:`knight.engine.frontier_kernel.frontier_partition` for rows of (lo, hi, count): reorder them in place so
+    that each shard's rows are together, ``bounds[s]`` to ``bounds[s + 1]``."""
+    size = np.uint64(shards)
+    n = states.shape[0]
+    bounds[:] = 0
+    for i in range(n):
+        bounds[frontier_owner(frontier_wide_key(states[i, 0], states[i, 1]), size) + 1] += 1
+    next_free = frontier_bounds(bounds, shards)
+    for s in range(shards):
+        while next_free[s] < bounds[s + 1]:
+            i = next_free[s]
+            owner = frontier_owner(frontier_wide_key(states[i, 0], states[i, 1]), size)
+            if owner == s:
+                next_free[s] += 1
+                continue
+            j = next_free[owner]
+            next_free[owner] += 1
+            for c in range(3):
+                value = states[j, c]
+                states[j, c] = states[i, c]
+                states[i, c] = value

@@ -198,19 +198,16 @@ def sharded_frontier_count(
     Reference: docs/census.md, "Sharded counts" (the runbook and the figures measured).
     """
     address = _checked_address(scheduler, processes)
-    if shards is not None and (
-        isinstance(shards, bool) or not isinstance(shards, int) or not 1 <= shards <= MAX_SHARDS
-    ):
-        raise InvalidInput(f"shards must be a whole number from 1 to {MAX_SHARDS}, got {shards!r}")
-    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
-        raise InvalidInput(f"processes must be a whole number of at least 1, got {processes!r}")
+    _check_numbers(shards, processes)
     sweep = shard_sweep(board, closed=closed, removed=removed, wide=wide)
     check_frontier_board(board, max_states)
     parent = _usable_folder(folder)
+    if sweep.trivial:  # no tour by the colours, or a square or none: nothing to sweep, anywhere
+        return _one_process(sweep, max_states, wide, on_row)
     if address is None:
         processes = processes or os.cpu_count() or 1
         shards = shards or default_shards(board, closed=closed, processes=processes)
-        if shards == 1 or sweep.trivial:
+        if shards == 1:
             return _one_process(sweep, max_states, wide, on_row)
         with _local_runner(min(processes, shards)) as runner:
             return _count(sweep, shards, runner, parent, max_states, on_row)
@@ -477,6 +474,16 @@ class _DaskRunner:
 
 def _task_key(job: ShardJob) -> str:
     return f"frontier-shard-{Path(job.folder).name}-{job.square}-{job.shard}"
+
+
+def _check_numbers(shards: int | None, processes: int | None) -> None:
+    """:class:`InvalidInput` unless ``shards`` and ``processes`` are None or whole numbers in range."""
+    if shards is not None and (
+        isinstance(shards, bool) or not isinstance(shards, int) or not 1 <= shards <= MAX_SHARDS
+    ):
+        raise InvalidInput(f"shards must be a whole number from 1 to {MAX_SHARDS}, got {shards!r}")
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+        raise InvalidInput(f"processes must be a whole number of at least 1, got {processes!r}")
 
 
 def _checked_address(scheduler: str | None, processes: int | None) -> str | None:

@@ -94,6 +94,21 @@ def test_the_owners_spread_states_evenly_and_never_split_a_state():
     assert (owners(rows[::-1].reshape(-1), 4) == found[::-1]).all()  # a state's owner is its own
 
 
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("shards", [1, 3, 7])
+def test_each_part_holds_the_states_its_shard_owns(shards, wide):
+    sweep = shard_sweep(Board(5, 5), wide=wide)
+    states = sweep.first_states()
+    for square in range(12):
+        states = merge_parts([states], held_states(states), sweep)
+        step = step_shard(sweep, square, states, shards)
+        states = step.states.copy()
+        assert sum(held_states(part) for part in step.parts) == step.held
+        for shard, part in enumerate(step.parts):
+            assert (owners(part, shards) == shard).all()  # the compiled partition agrees with the numpy owners
+    assert step.held > 200
+
+
 def test_merging_adds_the_ways_of_equal_states():
     sweep = shard_sweep(Board(6, 6), wide=True)
     parts = [np.array([[4, 1, 2], [5, 0, 1]]), np.array([[4, 1, 3]]), np.empty((0, 3), dtype=np.int64)]
