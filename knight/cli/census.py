@@ -256,7 +256,7 @@ def _frontier(
     summary = run_in_store(
         [job],
         path,
-        workers=_frontier_workers(job.tasks()[0], options.workers, shards),
+        workers=_frontier_workers(job.tasks()[0], options, shards),
         executor=options.executor,
         scheduler=options.scheduler,
         verbose=options.verbose,
@@ -311,13 +311,14 @@ def _print_frontier(
     return 0
 
 
-def _frontier_workers(task: Task, workers: int | None, shards: int | None) -> int | None:
+def _frontier_workers(task: Task, options: _RunOptions, shards: int | None) -> int | None:
     """The workers a frontier count runs on: as asked, or all cores for a count worth sharding; else none on a small
     board (counted in this process), one on another."""
     from knight.runner.sharding import shards_for
     from knight.runner.sweep import SMALL_SQUARES, default_workers
 
-    if workers is not None or shards_for(task, shards, default_workers()) > 1:
+    workers = options.workers
+    if workers is not None or shards_for(task, shards, default_workers(), options.scheduler) > 1:
         return workers
     return None if task.n * task.m < SMALL_SQUARES else 1
 

@@ -10,6 +10,7 @@ result is made as a worker makes any task's (:func:`~knight.runner.work.run_task
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import tempfile
 import time
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from knight.runner.executors import Claim, Executor
 from knight.runner.work import run_task
-from knight.tasks import FRONTIER, Task, TaskResult
+from knight.tasks import FRONTIER, Task, TaskResult, kind_of
 from knight.tasks.frontier import FrontierResult
 
 __all__ = ["Sharding", "shards_for"]
@@ -26,13 +27,17 @@ __all__ = ["Sharding", "shards_for"]
 log = logging.getLogger("knight.runner.work")
 
 
-def shards_for(task: Task, shards: int | None, processes: int) -> int:
-    """The shards ``task`` is counted in: 1 for any task but a frontier count; ``shards`` when given; else as many
-    as pay on ``processes`` processes (:func:`~knight.runner.frontier_shards.default_shards`: 1 for a small board)."""
+def shards_for(task: Task, shards: int | None, processes: int, scheduler: str | None = None) -> int:
+    """The shards ``task`` is counted in: 1 for any task but a frontier count; ``shards`` when given; else 1 on a
+    Dask cluster (its workers must share a folder with the runner: sharded there only when asked), and as many as
+    pay on ``processes`` local processes (:func:`~knight.runner.frontier_shards.default_shards`: 1 for a small
+    board or one process)."""
     if task.method != FRONTIER:
         return 1
     if shards is not None:
         return shards
+    if scheduler is not None:
+        return 1
     from knight.runner.frontier_shards import default_shards  # lazily: it loads numpy and the engine
 
     return default_shards(task.board, closed=task.frontier.closed, processes=processes)
@@ -46,9 +51,15 @@ class Sharding:
         self.inner, self.shards, self.processes, self.scheduler = inner, shards, processes, scheduler
 
     def sharded(self, task: Task) -> bool:
-        return shards_for(task, self.shards, self.processes) > 1
+        return shards_for(task, self.shards, self.processes, self.scheduler) > 1
 
     def prepare(self, tasks: list[Task]) -> None:
+        """The cluster reached before a sharded count is begun (one line, exit 2, when it cannot be: not a failure
+        of the count); the executor wrapped prepared for the rest."""
+        if self.scheduler is not None and any(self.sharded(task) for task in tasks):
+            from knight.runner.dask_executor import connect
+
+            connect(self.scheduler).close()
         rest = [task for task in tasks if not self.sharded(task)]
         if rest:
             self.inner.prepare(rest)
@@ -70,6 +81,7 @@ class Sharding:
         from knight.engine.frontier import DEFAULT_MAX_STATES
         from knight.runner.frontier_shards import RowDone, sharded_frontier_count
 
+        kind_of(FRONTIER).warm()  # its kernels loaded before the clock starts, as a count in one process
         params, began = task.frontier, time.perf_counter()
         rows = max(task.n, task.m)
 
@@ -84,17 +96,20 @@ class Sharding:
             )
 
         folder = Path(task.checkpoints) if task.checkpoints else Path(tempfile.gettempdir())
-        folder.mkdir(parents=True, exist_ok=True)
-        counted = sharded_frontier_count(
-            task.board,
-            closed=params.closed,
-            removed=params.removed,
-            shards=shards_for(task, self.shards, self.processes),
-            processes=None if self.scheduler else self.processes,
-            scheduler=self.scheduler,
-            folder=folder,
-            max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
-            on_row=row_done,
-        )
+        try:
+            counted = sharded_frontier_count(
+                task.board,
+                closed=params.closed,
+                removed=params.removed,
+                shards=shards_for(task, self.shards, self.processes, self.scheduler),
+                processes=None if self.scheduler else self.processes,
+                scheduler=self.scheduler,
+                folder=folder,
+                max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
+                on_row=row_done,
+            )
+        finally:
+            with contextlib.suppress(OSError):  # the folder the count made, if nothing else is in it
+                folder.rmdir()
         seconds = time.perf_counter() - began
         return FrontierResult(counted.tours, counted.peak_states, counted.states, seconds, counted.shards)

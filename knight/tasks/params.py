@@ -1,7 +1,7 @@
 """The shape of a ``[[sweep]]`` table, as pydantic models: what every kind's model of its sweep is made of.
 
 Loaded only when a job file is read (pydantic takes a fifth of a second to import): a kind builds its model from
-these the first time it is asked for it (:meth:`~knight.tasks.kind.SweepKind.sweep_model`), never at import. A
+these the first time it is asked for it (:meth:`~knight.tasks.sweep.Expander.sweep_model`), never at import. A
 validator here refuses a value with a message of its own (:func:`problem`), which the job file's reader
 (:func:`knight.runner.jobfile.checked`) says in one line with the key path it was raised at.
 """

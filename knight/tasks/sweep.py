@@ -1,7 +1,7 @@
 """A sweep of a job file as its kind lists it: what every kind's expansion shares (no pydantic here).
 
 A kind that a job file names turns its checked ``[[sweep]]`` table into a :class:`Sweep` (its
-:meth:`~knight.tasks.kind.SweepKind.sweep`): the boards and starts the runner read, its parameter grid, and a
+:meth:`~knight.tasks.sweep.Expander.sweep`): the boards and starts the runner read, its parameter grid, and a
 :class:`Listing` that counts its tasks without building them and lists them in a fixed order. The checks a kind
 makes as it expands go through :class:`Where`, which names the key at fault and keeps the job's tasks counted
 against its bound. The helpers below (start squares, removed squares, board sizes) are the ones several kinds use.

@@ -61,3 +61,28 @@ def test_bad_shards_are_one_line(
     ran = knight_here(capsys, ["census", *args, "--store", str(tmp_path / "s.sqlite")])
     assert ran.returncode == 2 and ran.stdout == "" and said in ran.stderr and ran.stderr.count("\n") == 1
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_sharded_count_past_its_cap_is_one_line_and_leaves_no_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    store = tmp_path / "s.sqlite"
+    args = ["census", "6", "--method", "frontier", "--shards", "2", "--max-states", "10", "--store", str(store)]
+    ran = knight_here(capsys, args)
+    assert ran.returncode == 2 and "state cap" in ran.stderr and ran.stderr.count("\n") == 1
+    assert not Path(f"{store}-checkpoints").exists()
+
+
+def test_an_unreachable_cluster_for_a_sharded_count_is_one_line_and_stores_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setenv("KNIGHT_DASK_TIMEOUT", "2")
+    store = tmp_path / "s.sqlite"
+    dask = ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    ran = knight_here(
+        capsys, ["census", "4", "5", "--method", "frontier", "--shards", "2", *dask, "--store", str(store)]
+    )
+    assert ran.returncode == 2 and "Dask scheduler" in ran.stderr and ran.stderr.count("\n") == 1
+    with Store(store, read_only=True) as opened:
+        assert opened.failures() == [] and opened.frontier_counts() == []
