@@ -12,7 +12,7 @@ rules name a task by its square and shard where a tour's name its start.) The ta
 pool (:class:`concurrent.futures.ProcessPoolExecutor`) and on a Dask cluster (``distributed.Client.submit``).
 
 More shards than processes keeps each process's memory to a fraction of the whole (a process holds one shard's
-states at a time): 7 × 7 open, which one process counts in 6–8 GB, is counted in 8 shards by 2 processes in a few
+states at a time): 7 × 7 open, which one process counts in 8.6 GB, is counted in 16 shards by 2 processes in 3.3 GB
 (docs/census.md, "Sharded counts"). On a cluster of several machines the folder must be one that every worker and
 the caller see at the same path (NFS, a cluster file system): the parts go through it.
 
@@ -69,10 +69,10 @@ __all__ = [
     "sharded_frontier_count",
 ]
 
-#: Shards a process by default: a process holds one shard at a time, so four keep its memory to about a quarter of
-#: what one shard each would (more add parts and states found by two shards: 6 × 6 open sends 1.25 states a state
-#: merged with 2 shards, 1.48 with 4, 1.78 with 16).
-SHARDS_PER_PROCESS = 4
+#: Shards a process by default: a process holds one shard at a time, so more shards keep its memory smaller, and
+#: more find more states twice (6 x 6 open sends 1.25 states a state merged with 2 shards, 1.48 with 4, 1.78 with 16).
+#: 7 x 7 open on 2 processes: 8 shards 321 s, 563 s of CPU, 5.59 GB in all; 16 shards 314 s, 580 s, 3.30 GB.
+SHARDS_PER_PROCESS = 8
 #: How many times a square's tasks are sent to a local pool whose worker died, before the count stops.
 MAX_ATTEMPTS = 3
 #: The file name of the part shard ``source`` sends shard ``target``.
@@ -149,7 +149,7 @@ def default_shards(board: Board, *, closed: bool = False, processes: int | None 
     :data:`SHARDS_PER_PROCESS` a process.
 
     >>> default_shards(Board(6, 7), processes=2), default_shards(Board(7, 7), processes=2)
-    (1, 8)
+    (1, 16)
     """
     processes = processes or os.cpu_count() or 1
     width, length = sorted((board.n, board.m))
