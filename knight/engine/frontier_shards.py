@@ -2,10 +2,11 @@
 that every shard sends another.
 
 :func:`knight.engine.frontier.frontier_count` keeps every frontier state of a square in one hash table, so that one
-process holds them all (7 × 7 open: 1.6·10^8 states, 6–8 GB). Here the states are split by an *owner* hash of the
+process holds them all (7 × 7 open: 1.6·10^8 states, 8.6 GB). Here the states are split by an *owner* hash of the
 state into ``shards`` parts; each shard sweeps one square over its own states with the same compiled kernels
 (:mod:`knight.engine.frontier_kernel`, :mod:`knight.engine.frontier_wide_kernel`), into a table of its own, and
-splits the states after the square by their owners (:func:`step_shard`); each shard then merges what every shard
+orders the states after the square by their owners, in place, so that each shard's part is a slice
+(:func:`step_shard`; the kernels ``frontier_partition`` and ``frontier_wide_partition``); each shard then merges what every shard
 sent it (:func:`merge_parts`: equal states, found by several shards, add their ways) and sweeps the next square. A
 state is merged where its owner is, so the states a square holds, summed over the shards after the merge, are the
 one-table count's exactly, and so are the tours: the ways completed add up over the shards and the squares. The
@@ -14,7 +15,8 @@ mirror image go to one shard.
 
 The owner hash is not the tables' slot hash (:func:`knight.engine.frontier_kernel.frontier_slot`, MurmurHash3's
 finalizer): the keys of one shard, all sharing a value of the owner hash, still spread over every slot of its
-table. It is a multiplicative (Fibonacci) hash whose top 32 bits are scaled to the number of shards.
+table. It is a multiplicative (Fibonacci) hash whose top 32 bits are scaled to the number of shards
+(:func:`knight.engine.frontier_kernel.frontier_owner`; :func:`owners` is its numpy twin).
 
 This module only computes: where the parts go and how shards meet (files, processes, a cluster) is the runner's,
 :mod:`knight.runner.frontier_shards`.
