@@ -73,7 +73,7 @@ _Shards = Annotated[
     typer.Option(
         help=(
             "--method frontier: split the frontier's states into this many shards, swept by the workers in turn "
-            "(default: 4 a worker on a board that takes minutes, else 1: one process)."
+            "(default: several a worker on a board that takes minutes, else 1: one process)."
         )
     ),
 ]

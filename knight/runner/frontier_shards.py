@@ -16,17 +16,29 @@ states at a time): 7 × 7 open, which one process counts in 8.6 GB, is counted i
 (docs/census.md, "Sharded counts"). On a cluster of several machines the folder must be one that every worker and
 the caller see at the same path (NFS, a cluster file system): the parts go through it.
 
+A count given a ``key`` can be resumed: its folder is ``<folder>/<key>-shards``, and after each square a marker
+(``marker.json``, :data:`MARKER_NAME`, written whole) says where it stands: the square done, what the count has
+added up (ways, peak, total, growth, the rows' seconds), its parts' sizes, and the count it belongs to (board, closed, removed, shards,
+wide, and the engine's sources by :func:`knight.engine.kernel.module_name`). The marker is written before the parts
+of the square before are removed, so the disk always holds a marker and the parts it names. A count interrupted
+(Ctrl-C, a kill) and called again with the same key and parameters goes on from the square after the marker's; a
+marker of other parameters, damaged, or without its parts, and the folder is removed and the count starts over. A
+count that ends (counted, or failed) removes its folder; an interrupted one keeps it for the next call.
+
 Public: :func:`sharded_frontier_count` (a :class:`ShardedCount`), :func:`default_shards`, and :func:`shard_task`
 with its :class:`ShardJob` and :class:`ShardReport` (what a worker runs).
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import shutil
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -64,6 +76,7 @@ __all__ = [
     "ShardJob",
     "ShardReport",
     "RowDone",
+    "MARKER_NAME",
     "default_shards",
     "shard_task",
     "sharded_frontier_count",
@@ -77,6 +90,11 @@ SHARDS_PER_PROCESS = 8
 MAX_ATTEMPTS = 3
 #: The file name of the part shard ``source`` sends shard ``target``.
 PART_NAME = "p{source:04d}-{target:04d}.i8"
+#: A keyed run's marker, in its folder: where the count stands (see the module); its format, :data:`MARKER_FORMAT`.
+MARKER_NAME = "marker.json"
+MARKER_FORMAT = 1
+
+log = logging.getLogger("knight.runner.work")
 
 
 @dataclass(frozen=True)
@@ -108,6 +126,8 @@ class ShardedCount:
     row_seconds: tuple[float, ...]
     peak_shard_states: int
     peak_bytes: int
+    #: The squares an earlier call with the same key had done, which this one went on from (0: from the start).
+    resumed: int = 0
 
 
 @dataclass(frozen=True)
@@ -169,6 +189,7 @@ def sharded_frontier_count(
     max_states: int = DEFAULT_MAX_STATES,
     wide: bool | None = None,
     on_row: Callable[[RowDone], None] | None = None,
+    key: str | None = None,
 ) -> ShardedCount:
     """Count ``board``'s tours by the frontier method with its states in ``shards`` shards, run on a local pool of
     ``processes`` processes or on the Dask cluster whose scheduler is at ``scheduler`` (see the module).
@@ -185,6 +206,8 @@ def sharded_frontier_count(
     folder : where the run's parts go (a folder of its own is made in it, and removed at the end); on a cluster of
         several machines, one every worker sees at the same path.
     on_row : called after each row with a :class:`RowDone`.
+    key : names the run's folder, ``<folder>/<key>-shards``, kept when the count is interrupted: a call with the
+        same key and parameters goes on from where it stood (see the module). None: a temporary folder.
 
     Returns a :class:`ShardedCount`, whose tours, peak states and states are ``frontier_count``'s.
 
@@ -210,10 +233,10 @@ def sharded_frontier_count(
         if shards == 1:
             return _one_process(sweep, max_states, wide, on_row)
         with _local_runner(min(processes, shards)) as runner:
-            return _count(sweep, shards, runner, parent, max_states, on_row)
+            return _count(sweep, shards, runner, _open_run(parent, key, sweep, shards), max_states, on_row)
     with _dask_runner(address) as runner:
         shards = shards or default_shards(board, closed=closed, processes=max(2, runner.processes))
-        return _count(sweep, shards, runner, parent, max_states, on_row)
+        return _count(sweep, shards, runner, _open_run(parent, key, sweep, shards), max_states, on_row)
 
 
 def shard_task(job: ShardJob) -> ShardReport:
@@ -251,54 +274,142 @@ def _count(
     sweep: ShardSweep,
     shards: int,
     runner: _Runner,
-    parent: Path,
+    run: _Run,
     max_states: int,
     on_row: Callable[[RowDone], None] | None,
 ) -> ShardedCount:
-    """The count, square after square, each square's tasks run by ``runner`` in a folder of its own in ``parent``."""
+    """The count, square after square, each square's tasks run by ``runner`` in ``run``'s folder, going on from its
+    marker's square when it has one."""
+    kept = False
     try:
-        run = Path(tempfile.mkdtemp(prefix="frontier-shards-", dir=parent))
-    except OSError as error:
-        raise InvalidInput(
-            f"cannot make the parts' folder in {parent}: {error.strerror}; give a writable folder"
-        ) from None
-    try:
-        tally = _Tally(sweep.layout.width, time.perf_counter())
-        for square in range(sweep.squares + 1):
-            jobs = [
-                ShardJob(
-                    sweep.board,
-                    sweep.closed,
-                    sweep.removed,
-                    sweep.wide,
-                    square,
-                    shard,
-                    shards,
-                    str(run),
-                    tally.growth,
-                    max_states,
-                )  # fmt: skip
-                for shard in range(shards)
-            ]
-            (run / _square_folder(square)).mkdir(exist_ok=True)
+        tally = run.tally(sweep.layout.width)
+        for square in range(run.resumed, sweep.squares + 1):
+            jobs = [_job(sweep, square, shard, shards, run.path, tally.growth, max_states) for shard in range(shards)]
+            (run.path / _square_folder(square)).mkdir(exist_ok=True)
             merged, sent = tally.add(square, runner.run(jobs))
-            if square:
-                shutil.rmtree(run / _square_folder(square - 1), ignore_errors=True)
             if merged > max_states or sent > max_states * shards:
                 raise too_many_states(sweep.board, max_states)
-            if square < sweep.squares and square % tally.width == tally.width - 1:
-                done = tally.row_done(sent)
-                if on_row is not None:
-                    on_row(done)
+            row_end = square < sweep.squares and square % tally.width == tally.width - 1
+            done = tally.row_done(sent) if row_end else None
+            if square < sweep.squares:  # the marker first: the parts it names stay until the next one is written
+                run.mark(square, tally)
+            if square:
+                shutil.rmtree(run.path / _square_folder(square - 1), ignore_errors=True)
+            if done is not None and on_row is not None:
+                on_row(done)
             if square and not merged:  # every partial tour died
                 break
         count = finish_count(sweep.board, sweep.closed, tally.ways, sweep.removed, tally.peak, tally.total)
         return ShardedCount(
             count.board, count.closed, count.tours, count.peak_states, count.states, count.removed, shards,
-            runner.processes, tuple(tally.row_seconds), tally.peak_shard, tally.peak_bytes,
+            runner.processes, tuple(tally.row_seconds), tally.peak_shard, tally.peak_bytes, run.resumed,
         )  # fmt: skip
+    except BaseException as error:  # an interrupted keyed count keeps its folder for the next call; a failed one not
+        kept = run.about is not None and not isinstance(error, Exception)
+        raise
     finally:
-        shutil.rmtree(run, ignore_errors=True)
+        if not kept:
+            shutil.rmtree(run.path, ignore_errors=True)
+
+
+def _job(sweep: ShardSweep, square: int, shard: int, shards: int, run: Path, growth: float, most: int) -> ShardJob:
+    """Shard ``shard``'s task for ``square``."""
+    board, closed, removed, wide = sweep.board, sweep.closed, sweep.removed, sweep.wide
+    return ShardJob(board, closed, removed, wide, square, shard, shards, str(run), growth, most)
+
+
+@dataclass
+class _Run:
+    """A count's folder of parts; a keyed one's ``about`` (the count it belongs to) and its marker's contents
+    (``marker``: what an earlier call had done, empty when none), else None and a temporary folder."""
+
+    path: Path
+    about: dict[str, Any] | None = None
+    marker: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def resumed(self) -> int:
+        """The first square to run: the one after the marker's, or 0."""
+        return int(self.marker["square"]) + 1 if self.marker else 0
+
+    def tally(self, width: int) -> _Tally:
+        """The tally the count goes on from: the marker's, or a new one."""
+        return _Tally.restored(width, self.marker) if self.marker else _Tally(width, time.perf_counter())
+
+    def mark(self, square: int, tally: _Tally) -> None:
+        """A keyed run's marker after ``square``, written whole (beside it, synced, then renamed over the last)."""
+        if self.about is None:
+            return
+        sizes = _part_sizes(self.path / _square_folder(square), int(self.about["shards"]))
+        marker = {**self.about, "square": square, **tally.saved(), "parts": sizes}
+        partial = self.path / f".{MARKER_NAME}.{os.getpid()}.partial"
+        with open(partial, "w", encoding="utf-8") as file:
+            json.dump(marker, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, self.path / MARKER_NAME)
+
+
+def _open_run(parent: Path, key: str | None, sweep: ShardSweep, shards: int) -> _Run:
+    """The count's folder in ``parent``: a temporary one without ``key``; else ``<key>-shards``, with its marker
+    when that is of this count and its parts are whole (the other squares' folders removed), else made anew."""
+    try:
+        if key is None:
+            return _Run(Path(tempfile.mkdtemp(prefix="frontier-shards-", dir=parent)))
+        about = json.loads(json.dumps(_about(key, sweep, shards)))  # as the marker holds it: lists, not tuples
+        run = _Run(parent / f"{key}-shards", about, _marker(parent / f"{key}-shards", about, sweep, shards))
+        if not run.marker:
+            shutil.rmtree(run.path, ignore_errors=True)
+            run.path.mkdir()
+            return run
+        log.info("sharded count %s: going on from square %d", key, run.resumed)
+        for path in run.path.iterdir():  # a square after the marker's begun, partial files: made again
+            if path.name not in (MARKER_NAME, _square_folder(run.resumed - 1)):
+                if path.is_dir():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+        return run
+    except OSError as error:
+        raise InvalidInput(
+            f"cannot make the parts' folder in {parent}: {error.strerror}; give a writable folder"
+        ) from None
+
+
+def _about(key: str, sweep: ShardSweep, shards: int) -> dict[str, Any]:
+    """The count a marker belongs to: what must be the same for a call to go on from it."""
+    from knight.engine.kernel import module_name
+
+    board, engine = [sweep.board.n, sweep.board.m], module_name()
+    return {"format": MARKER_FORMAT, "key": key, "engine": engine, "board": board, "closed": sweep.closed} | {
+        "removed": [list(square) for square in sweep.removed],
+        "shards": shards,
+        "wide": sweep.wide,
+    }
+
+
+def _marker(folder: Path, about: dict[str, Any], sweep: ShardSweep, shards: int) -> dict[str, Any]:
+    """The marker in ``folder`` when it is of the count ``about`` says, sound, and its square's parts all there;
+    else empty (none, another count's, damaged: said in the log)."""
+    path = folder / MARKER_NAME
+    if not path.is_file():
+        return {}
+    try:
+        marker = json.loads(path.read_text(encoding="utf-8"))
+        if any(marker.get(name) != value for name, value in about.items()):
+            return {}  # another count's, format's or engine's
+        square = marker["square"]
+        if not isinstance(square, int) or not 0 <= square < sweep.squares:
+            raise ValueError(f"square {square!r}")
+        tally = _Tally.restored(sweep.layout.width, marker)
+        if len(tally.row_seconds) != (square + 1) // tally.width:
+            raise ValueError("rows")
+        if _part_sizes(folder / _square_folder(square), shards) != marker["parts"]:
+            raise ValueError("its parts are not as it says")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning("sharded count's marker %s not read (%s): counting from the start", path, error)
+        return {}
+    return dict(marker)
 
 
 @dataclass
@@ -327,6 +438,25 @@ class _Tally:
             self.peak, self.total = max(self.peak, merged), self.total + merged
         self.growth = max(sent / merged, 0.25) if merged else 4.0
         return merged, sent
+
+    def saved(self) -> dict[str, Any]:
+        """What a marker keeps of the tally (the seconds of the row under way as ``row_elapsed``)."""
+        kept = {name: getattr(self, name) for name in ("ways", "peak", "total", "peak_shard", "peak_bytes")}
+        row_elapsed = time.perf_counter() - self.row_began
+        return kept | {"growth": self.growth, "row_seconds": list(self.row_seconds), "row_elapsed": row_elapsed}
+
+    @classmethod
+    def restored(cls, width: int, marker: dict[str, Any]) -> _Tally:
+        """The tally a marker kept (:meth:`saved`); ValueError, KeyError or TypeError when it is not sound."""
+        whole = [marker[name] for name in ("ways", "peak", "total", "peak_shard", "peak_bytes")]
+        if any(isinstance(value, bool) or not isinstance(value, int) or value < 0 for value in whole):
+            raise ValueError("a count that is not a whole number")
+        growth, elapsed = float(marker["growth"]), float(marker["row_elapsed"])
+        row_seconds = [float(seconds) for seconds in marker["row_seconds"]]
+        if not growth > 0 or min([elapsed, *row_seconds]) < 0:
+            raise ValueError("a growth or seconds out of range")
+        ways, peak, total, peak_shard, peak_bytes = whole
+        return cls(width, time.perf_counter() - elapsed, ways, peak, total, peak_shard, peak_bytes, growth, row_seconds)
 
     def row_done(self, sent: int) -> RowDone:
         """A row ended now: its time kept."""
@@ -453,10 +583,11 @@ class _DaskRunner:
         self.client = client
         self.address = address
         self.processes = max(1, sum(client.nthreads().values()))
+        self.run_id = uuid.uuid4().hex[:12]  # the tasks' keys this call's own: a resumed count's folder is the last's
 
     def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
         futures = [
-            self.client.submit(shard_task, job, pure=False, retries=MAX_ATTEMPTS - 1, key=_task_key(job))
+            self.client.submit(shard_task, job, pure=False, retries=MAX_ATTEMPTS - 1, key=_task_key(job, self.run_id))
             for job in jobs
         ]
         try:
@@ -472,8 +603,8 @@ class _DaskRunner:
         return reports
 
 
-def _task_key(job: ShardJob) -> str:
-    return f"frontier-shard-{Path(job.folder).name}-{job.square}-{job.shard}"
+def _task_key(job: ShardJob, run_id: str) -> str:
+    return f"frontier-shard-{run_id}-{job.square}-{job.shard}"
 
 
 def _check_numbers(shards: int | None, processes: int | None) -> None:
@@ -523,6 +654,11 @@ def _faults(rules: str) -> Faults:
 def _sweep(board: Board, closed: bool, removed: tuple[Square, ...], wide: bool) -> ShardSweep:
     """The board's sweep, made once a process."""
     return shard_sweep(board, closed=closed, removed=removed, wide=wide)
+
+
+def _part_sizes(folder: Path, shards: int) -> list[int]:
+    """The sizes in bytes of a square's parts (``folder``'s), sent by shard 0 first; OSError when one is missing."""
+    return [(folder / _part(source, target)).stat().st_size for source in range(shards) for target in range(shards)]
 
 
 def _square_folder(square: int) -> str:

@@ -6,6 +6,7 @@ sharding (:func:`~knight.runner.frontier_shards.default_shards`, or as many shar
 counted by :func:`~knight.runner.frontier_shards.sharded_frontier_count` on the run's workers (a local pool, or the
 Dask cluster's), one such task at a time; every other task goes to the executor it wraps. A sharded count's
 result is made as a worker makes any task's (:func:`~knight.runner.work.run_task`: sealed, or a typed failure).
+Its parts go in the store's checkpoint folder under the task's key: an interrupted count, run again, resumes.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ class Sharding:
             yield from self.inner.results(rest, claim, weights)
 
     def count(self, task: Task) -> FrontierResult:
-        """Count ``task``'s board sharded (its parts in its checkpoint folder, made if missing, else a temporary one)."""
+        """Count ``task``'s board sharded: its parts in ``<key>-shards`` in its checkpoint folder (made if missing),
+        kept when the count is interrupted so that the same count run again goes on from its last square; without a
+        checkpoint folder, in a temporary one."""
         from knight.engine.frontier import DEFAULT_MAX_STATES
         from knight.runner.frontier_shards import RowDone, sharded_frontier_count
 
@@ -107,6 +110,7 @@ class Sharding:
                 folder=folder,
                 max_states=DEFAULT_MAX_STATES if task.max_states is None else task.max_states,
                 on_row=row_done,
+                key=task.key if task.checkpoints else None,  # in the store's checkpoints: a rerun goes on from it
             )
         finally:
             with contextlib.suppress(OSError):  # the folder the count made, if nothing else is in it

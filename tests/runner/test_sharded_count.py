@@ -4,6 +4,7 @@ input stops in one line that says what to do."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 
@@ -15,6 +16,7 @@ from knight.engine.frontier import frontier_count
 from knight.errors import InvalidInput
 from knight.runner.faults import ENVIRONMENT_VARIABLE
 from knight.runner.frontier_shards import (
+    MARKER_NAME,
     SHARDS_PER_PROCESS,
     RowDone,
     ShardJob,
@@ -132,3 +134,70 @@ def test_nothing_is_left_in_the_folder_when_a_count_fails(tmp_path):
         sharded_frontier_count(Board(6, 6), shards=2, processes=1, max_states=1000, folder=tmp_path)
     assert [path.name for path in tmp_path.iterdir()] == []
     assert os.environ.get(ENVIRONMENT_VARIABLE) is None
+
+
+class _Stop(KeyboardInterrupt):
+    """An interrupt raised by a test's ``on_row`` after a given row: as Ctrl-C there."""
+
+
+def _stop_after(row: int):
+    def on_row(done: RowDone) -> None:
+        if done.row == row:
+            raise _Stop
+
+    return on_row
+
+
+def test_a_keyed_count_stopped_after_a_row_goes_on_from_it(tmp_path):
+    board, key = Board(6, 6), "a-count"
+    with pytest.raises(_Stop):
+        sharded_frontier_count(
+            board, closed=True, shards=3, processes=1, folder=tmp_path, key=key, on_row=_stop_after(2)
+        )
+    marker = json.loads((tmp_path / f"{key}-shards" / MARKER_NAME).read_text())
+    assert marker["square"] == 17 and len(marker["row_seconds"]) == 3  # the third row's last square
+    rows: list[RowDone] = []
+    count = sharded_frontier_count(
+        board, closed=True, shards=3, processes=1, folder=tmp_path, key=key, on_row=rows.append
+    )
+    one = frontier_count(board, closed=True)
+    assert (count.tours, count.peak_states, count.states) == (9862, one.peak_states, one.states)
+    assert count.resumed == 18 and [row.row for row in rows] == [3, 4, 5] and len(count.row_seconds) == 6
+    assert list(tmp_path.iterdir()) == []  # the run's folder gone once counted
+
+
+def test_a_keyed_count_on_the_local_pool_goes_on_from_its_marker(tmp_path):
+    with pytest.raises(_Stop):
+        sharded_frontier_count(Board(5, 5), shards=3, processes=2, folder=tmp_path, key="k", on_row=_stop_after(1))
+    count = sharded_frontier_count(Board(5, 5), shards=3, processes=2, folder=tmp_path, key="k")
+    assert (count.tours, count.resumed) == (1728, 10) and list(tmp_path.iterdir()) == []
+
+
+def _edit_marker(run, old, new):
+    (run / MARKER_NAME).write_text((run / MARKER_NAME).read_text().replace(old, new, 1))
+
+
+@pytest.mark.parametrize(
+    ("spoil", "shards"),
+    [
+        (lambda run: None, 2),  # another count's marker: of 3 shards, not 2
+        (lambda run: _edit_marker(run, '"engine": "', '"engine": "old'), 3),  # made by other engine sources
+        (lambda run: (run / MARKER_NAME).write_text('{"format": 1, "squ'), 3),  # cut short
+        (lambda run: next((run / "s0009").iterdir()).unlink(), 3),  # a part gone
+        (lambda run: _edit_marker(run, '"peak": ', '"peak": -'), 3),  # a count out of range
+    ],
+)
+def test_a_marker_of_another_count_or_damaged_starts_the_count_over(tmp_path, spoil, shards):
+    with pytest.raises(_Stop):
+        sharded_frontier_count(Board(5, 5), shards=3, processes=1, folder=tmp_path, key="k", on_row=_stop_after(1))
+    run = tmp_path / "k-shards"
+    spoil(run)
+    (run / "s0033").mkdir()  # a stale square's folder: gone with the rest
+    count = sharded_frontier_count(Board(5, 5), shards=shards, processes=1, folder=tmp_path, key="k")
+    assert (count.tours, count.resumed) == (1728, 0) and list(tmp_path.iterdir()) == []
+
+
+def test_a_keyed_count_that_fails_leaves_no_folder(tmp_path):
+    with pytest.raises(InvalidInput, match="frontier states"):
+        sharded_frontier_count(Board(6, 6), shards=2, processes=1, max_states=1000, folder=tmp_path, key="k")
+    assert list(tmp_path.iterdir()) == []
