@@ -42,7 +42,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -506,8 +506,10 @@ def _local_runner(processes: int) -> Iterator[_Runner]:
     runner = _InProcess() if processes == 1 else _LocalPool(processes)
     try:
         yield runner
-    finally:
-        runner.close()
+    except BaseException:  # interrupted or failed: the tasks under way are not waited for
+        runner.close(now=True)
+        raise
+    runner.close()
 
 
 class _InProcess:
@@ -518,7 +520,7 @@ class _InProcess:
     def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
         return [shard_task(job) for job in jobs]
 
-    def close(self) -> None:
+    def close(self, now: bool = False) -> None:
         """Nothing to close."""
 
 
@@ -535,7 +537,10 @@ class _LocalPool:
 
         from knight.runner.pool import start_method
 
-        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context(start_method()))
+        context = multiprocessing.get_context(start_method())
+        return ProcessPoolExecutor(
+            self.processes, mp_context=context, initializer=_pool_worker, initargs=(os.getpid(),)
+        )
 
     def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
         done: dict[int, ShardReport] = {}
@@ -560,8 +565,25 @@ class _LocalPool:
                     ) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def close(self) -> None:
+    def close(self, now: bool = False) -> None:
+        """The pool shut down once its tasks are done; ``now`` (interrupted, failed), its workers killed first: a
+        task writes whole files only, so a resumed count runs the killed ones again."""
+        if now:
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+                with suppress(OSError, ValueError):  # gone already
+                    process.kill()
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool_worker(parent: int) -> None:
+    """The local pool's initializer, in each worker as it starts: the worker dies with the caller, ``parent``,
+    however that ends (Linux's death signal, elsewhere a thread that watches it: as the runner's pool's workers), and
+    leaves Ctrl-C to it, which stops the pool in order."""
+    from knight.runner.pool import _die_with_parent
+    from knight.runner.work import init_worker
+
+    _die_with_parent(parent)
+    init_worker()
 
 
 @contextmanager

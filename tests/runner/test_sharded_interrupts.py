@@ -4,13 +4,15 @@ leaves no worker behind."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import time
 from pathlib import Path
 
-from runner_helpers import knight, start_knight
+import psutil
+from runner_helpers import knight, start_knight, wait_until_knight_catches_signals
 
 from knight.runner.frontier_shards import MARKER_NAME
 
@@ -44,3 +46,53 @@ def test_a_sharded_census_killed_after_a_row_goes_on_from_it(tmp_path: Path) -> 
     assert json.loads(again.stdout)["cycles"] == 9862
     assert knight(["verify", "--store", str(store)], store).returncode == 0
     assert not folder.exists()
+
+
+def _started(store: Path, faults: str = "delay:0.05"):
+    """A sharded census under way: its runner catches signals and has done the first row."""
+    process = start_knight([*ARGS, "--store", str(store)], store, faults=faults)
+    wait_until_knight_catches_signals(process)
+    _wait_for_marker(Path(f"{store}-checkpoints"), process, 5)
+    return process
+
+
+def test_ctrl_c_of_a_sharded_census_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    process = _started(store)
+    workers = _workers(process)
+    assert all(_ignores_ctrl_c(worker.pid) for worker in workers)  # the parent stops them: no traceback of theirs
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the runner and its workers
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and err.count("\n") == 1, err
+    assert len(workers) == 2 and psutil.wait_procs(workers, timeout=10)[1] == []
+
+
+def test_a_killed_runner_of_a_sharded_census_leaves_no_worker(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    process = _started(store, faults="delay:0.2")
+    workers = _workers(process)
+    try:
+        process.send_signal(signal.SIGKILL)  # the runner alone: its workers must end by themselves
+        process.communicate(timeout=30)
+        _, left = psutil.wait_procs(workers, timeout=10)
+    finally:
+        for worker in workers:  # none should be left; a failed test leaves none either
+            with contextlib.suppress(psutil.Error):
+                worker.kill()
+    assert len(workers) == 2 and left == []
+
+
+def _workers(process) -> list[psutil.Process]:
+    """The runner's pool workers (not multiprocessing's resource tracker)."""
+    children = psutil.Process(process.pid).children()
+    return [child for child in children if "resource_tracker" not in " ".join(child.cmdline())]
+
+
+def _ignores_ctrl_c(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (Linux, where /proc says; elsewhere taken as yes)."""
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        return True
+    ignored = next((line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigIgn:")), "0")
+    return bool(int(ignored, 16) & (1 << (signal.SIGINT - 1)))
