@@ -1,6 +1,6 @@
 """The executor that counts a large board's frontier with its states sharded over the run's processes.
 
-A frontier count is one task, and one process holds all its states: 7 × 7 open is 13 minutes on one core and 6–8 GB.
+A frontier count is one task, and in one process it holds all its states: 7 × 7 open is 9 minutes on one core, 8.6 GB.
 :class:`Sharding` wraps the run's executor (:class:`~knight.runner.executors.Executor`): a frontier task worth
 sharding (:func:`~knight.runner.frontier_shards.default_shards`, or as many shards as ``--shards`` says) is
 counted by :func:`~knight.runner.frontier_shards.sharded_frontier_count` on the run's workers (a local pool, or the
