@@ -40,7 +40,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -95,6 +95,8 @@ MARKER_NAME = "marker.json"
 MARKER_FORMAT = 1
 
 log = logging.getLogger("knight.runner.work")
+#: How often the local pool looks at its workers' CPU time (a hung one's threshold is seconds).
+_HUNG_CHECK_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -526,31 +528,35 @@ class _InProcess:
 
 class _LocalPool:
     """The tasks on a pool of processes (forked where the platform can: they load the kernels once each); a pool
-    whose worker died is made again and the square's unfinished tasks sent again, :data:`MAX_ATTEMPTS` times."""
+    whose worker died is made again and the square's unfinished tasks sent again, :data:`MAX_ATTEMPTS` times. A
+    worker that takes no CPU time for too long on a task (:class:`_HungWatch`) is killed: a worker that died."""
 
     def __init__(self, processes: int) -> None:
+        import multiprocessing
+
+        from knight.runner.pool import hung_floor, start_method
+
         self.processes = processes
+        self.context = multiprocessing.get_context(start_method())
+        self.running: Any = self.context.RawArray("q", MAX_SHARDS)  # by shard: its task's worker's pid, 0 none yet
+        self.watch = _HungWatch(hung_floor(), self.running)
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        import multiprocessing
-
-        from knight.runner.pool import start_method
-
-        context = multiprocessing.get_context(start_method())
-        return ProcessPoolExecutor(
-            self.processes, mp_context=context, initializer=_pool_worker, initargs=(os.getpid(),)
-        )
+        initargs = (os.getpid(), self.running)
+        return ProcessPoolExecutor(self.processes, mp_context=self.context, initializer=_pool_worker, initargs=initargs)
 
     def run(self, jobs: list[ShardJob]) -> list[ShardReport]:
         done: dict[int, ShardReport] = {}
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            futures: dict[int, Future[ShardReport]] = {
-                job.shard: self.pool.submit(shard_task, job) for job in jobs if job.shard not in done
-            }
+            futures: dict[int, Future[ShardReport]] = {}
+            for job in jobs:
+                if job.shard not in done:
+                    self.running[job.shard] = 0
+                    futures[job.shard] = self.pool.submit(_pooled_task, job)
             try:
-                for shard, future in futures.items():
-                    done[shard] = future.result()
+                self._wait(futures, done)
+                self.watch.square_done([done[job.shard] for job in jobs])
                 return [done[job.shard] for job in jobs]
             except BrokenProcessPool:
                 for shard, future in futures.items():  # what finished before the pool broke is kept
@@ -560,10 +566,22 @@ class _LocalPool:
                 self.pool = self._new()
                 if attempt == MAX_ATTEMPTS:
                     raise KnightError(
-                        f"a worker died {MAX_ATTEMPTS} times on square {jobs[0].square} of the sharded count; "
-                        "see whether memory ran out (fewer processes, more shards)"
+                        f"a worker died or hung {MAX_ATTEMPTS} times on square {jobs[0].square} of the sharded "
+                        "count; see whether memory ran out (fewer processes, more shards)"
                     ) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _wait(self, futures: dict[int, Future[ShardReport]], done: dict[int, ShardReport]) -> None:
+        """Each future's report into ``done``, the workers of those under way watched meanwhile; BrokenProcessPool
+        when a worker died (or was killed as hung)."""
+        self.watch.begin()
+        pending = set(futures)
+        while pending:
+            wait([futures[shard] for shard in pending], timeout=_HUNG_CHECK_SECONDS, return_when=FIRST_COMPLETED)
+            for shard in [shard for shard in pending if futures[shard].done()]:
+                done[shard] = futures[shard].result()
+                pending.discard(shard)
+            self.watch.look(pending, time.monotonic())
 
     def close(self, now: bool = False) -> None:
         """The pool shut down once its tasks are done; ``now`` (interrupted, failed), its workers killed first: a
@@ -575,15 +593,71 @@ class _LocalPool:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _pool_worker(parent: int) -> None:
+class _HungWatch:
+    """The local pool's watch for a hung worker (as :mod:`knight.runner.pool`'s): the worker of a task under way
+    that has taken no CPU time for :func:`~knight.runner.pool.hung_after` of the pace (the slowest task of the
+    square before) and ``floor`` (``KNIGHT_HUNG_AFTER``) is killed, so that the pool breaks and the square's
+    unfinished tasks are sent again."""
+
+    def __init__(self, floor: float, running: Any) -> None:
+        self.floor, self.running = floor, running
+        self.pace: float | None = None
+        self.cpu: dict[tuple[int, int], tuple[Any, float, float]] = {}  # by shard and pid: process, CPU, when moved
+
+    def begin(self) -> None:
+        """A square's tasks sent: what was seen of the square before is forgotten."""
+        self.cpu.clear()
+
+    def square_done(self, reports: list[ShardReport]) -> None:
+        self.pace = max(report.seconds for report in reports)
+
+    def look(self, shards: Iterable[int], now: float) -> None:
+        """Kill the worker of each of ``shards``' tasks whose CPU time has not moved for too long."""
+        import psutil
+
+        from knight.runner.pool import hung_after
+
+        limit = hung_after(self.pace, self.floor)
+        for shard in shards:
+            pid = int(self.running[shard])
+            if not pid:  # not begun yet
+                continue
+            try:
+                process, cpu, moved = self.cpu.get((shard, pid)) or (psutil.Process(pid), -1.0, now)
+                times = process.cpu_times()
+            except psutil.Error:  # gone: the pool sees a dead worker
+                continue
+            if times.user + times.system != cpu:
+                cpu, moved = times.user + times.system, now
+            self.cpu[(shard, pid)] = (process, cpu, moved)
+            if now - moved >= limit:
+                log.warning("sharded count: worker %d hung (no CPU time for %.0f s on shard %d): killing it", pid,
+                            now - moved, shard)  # fmt: skip
+                with suppress(psutil.Error):
+                    process.kill()  # SIGKILL, even to a stopped process
+
+
+#: In a pool's worker: the shared array its tasks note their pid in (:class:`_HungWatch`).
+_running: Any = None
+
+
+def _pooled_task(job: ShardJob) -> ShardReport:
+    """:func:`shard_task` in a pool's worker, its pid noted first for the watch."""
+    _running[job.shard] = os.getpid()
+    return shard_task(job)
+
+
+def _pool_worker(parent: int, running: Any = None) -> None:
     """The local pool's initializer, in each worker as it starts: the worker dies with the caller, ``parent``,
     however that ends (Linux's death signal, elsewhere a thread that watches it: as the runner's pool's workers), and
     leaves Ctrl-C to it, which stops the pool in order."""
     from knight.runner.pool import _die_with_parent
     from knight.runner.work import init_worker
 
+    global _running
     _die_with_parent(parent)
     init_worker()
+    _running = running
 
 
 @contextmanager

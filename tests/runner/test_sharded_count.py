@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 
 import pytest
 from distributed import LocalCluster
@@ -24,6 +25,7 @@ from knight.runner.frontier_shards import (
     shard_task,
     sharded_frontier_count,
 )
+from knight.runner.pool import HUNG_VARIABLE
 
 
 def test_the_local_pool_counts_what_one_process_counts(tmp_path):
@@ -201,3 +203,12 @@ def test_a_keyed_count_that_fails_leaves_no_folder(tmp_path):
     with pytest.raises(InvalidInput, match="frontier states"):
         sharded_frontier_count(Board(6, 6), shards=2, processes=1, max_states=1000, folder=tmp_path, key="k")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_hung_worker_is_killed_and_its_task_sent_again(tmp_path, monkeypatch):
+    marker = tmp_path / "stopped-once"
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, f"stop:5x6:20,1:{marker}")  # square 20, shard 1: its worker stops
+    monkeypatch.setenv(HUNG_VARIABLE, "1")  # no CPU time for a second on a task of milliseconds: hung
+    began = time.monotonic()
+    count = sharded_frontier_count(Board(5, 6), shards=3, processes=2, folder=tmp_path / "parts")
+    assert marker.exists() and count.tours == 37568 and time.monotonic() - began < 30
