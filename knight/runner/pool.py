@@ -7,7 +7,7 @@ the worker was on: so each chunk in flight has a slot in shared memory (:class:`
 worker writes its pid and the position of the task it starts (a store, no system call). That task
 is retried, up to ``max_attempts`` runs in all, then recorded as failed with the reason; the rest of
 the chunk goes back to the queue. Here too: the kernel's death signal for workers whose runner was
-killed (:func:`_die_with_parent`; a watching thread where there is none), the claims, and the chunks, which shrink towards the end of a
+killed (:func:`die_with_parent`; a watching thread where there is none), the claims, and the chunks, which shrink towards the end of a
 sweep (:func:`split`) so that the workers finish together.
 
 Why pebble: of the pools that survive a killed worker, it alone says whose task died.
@@ -67,6 +67,7 @@ __all__ = [
     "IN_FLIGHT",
     "HUNG_VARIABLE",
     "start_method",
+    "die_with_parent",
     "chunk_size",
     "split",
     "hung_after",
@@ -138,7 +139,7 @@ def split(tasks: list[Task], workers: int) -> list[list[Task]]:
     return chunks
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """End this worker when the runner dies, even in the middle of a long task: Linux's kernel kills it
     (PR_SET_PDEATHSIG); elsewhere (macOS, Windows) a thread of the worker looks for the runner every
     :data:`_PARENT_CHECK_SECONDS` and ends the worker once it is gone (as soon as the worker's Python runs:
@@ -208,7 +209,7 @@ _slots: Any = None  # in a worker: the slots' shared array
 def _worker_setup(slots: Any, setup: Callable[[], None] | None, parent: int) -> None:
     """Pebble's initializer, run in each worker as it starts."""
     global _slots
-    _die_with_parent(parent)
+    die_with_parent(parent)
     if setup is not None:
         setup()
     init_worker()
