@@ -113,7 +113,9 @@ class Sharding:
                 key=task.key if task.checkpoints else None,  # in the store's checkpoints: a rerun goes on from it
             )
         finally:
-            with contextlib.suppress(OSError):  # the folder the count made, if nothing else is in it
-                folder.rmdir()
-        seconds = time.perf_counter() - began
+            if task.checkpoints:
+                with contextlib.suppress(OSError):  # the folder the count made, if nothing else is in it
+                    folder.rmdir()
+        # a count resumed took its earlier runs' rows too, as a count in one process adds its checkpoint's time
+        seconds = max(time.perf_counter() - began, sum(counted.row_seconds))
         return FrontierResult(counted.tours, counted.peak_states, counted.states, seconds, counted.shards)
