@@ -32,7 +32,8 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -172,11 +173,42 @@ def sharded_frontier_count(
         shards = shards or default_shards(board, closed=closed, processes=processes)
         if shards == 1:
             return _one_process(sweep, max_states, wide, on_row)
-        with local_runner(min(processes, shards)) as runner:
-            return _count(sweep, shards, runner, open_run(parent, key, sweep, shards), max_states, on_row)
+        run = open_run(parent, key, sweep, shards)
+        with _removed_unless_resumable(run), local_runner(min(processes, shards)) as runner:  # workers end first
+            return _count(sweep, shards, runner, run, max_states, on_row)
+    return _on_dask(address, sweep, shards, parent, key, max_states, on_row)
+
+
+def _on_dask(
+    address: str,
+    sweep: ShardSweep,
+    shards: int | None,
+    parent: Path,
+    key: str | None,
+    max_states: int,
+    on_row: Callable[[RowDone], None] | None,
+) -> ShardedCount:
+    """The count on the Dask cluster at ``address`` (shards by default: as many as pay on its threads)."""
     with dask_runner(address) as runner:
-        shards = shards or default_shards(board, closed=closed, processes=max(2, runner.processes))
-        return _count(sweep, shards, runner, open_run(parent, key, sweep, shards), max_states, on_row)
+        shards = shards or default_shards(sweep.board, closed=sweep.closed, processes=max(2, runner.processes))
+        run = open_run(parent, key, sweep, shards)
+        with _removed_unless_resumable(run):
+            return _count(sweep, shards, runner, run, max_states, on_row)
+
+
+@contextmanager
+def _removed_unless_resumable(run: Run) -> Iterator[None]:
+    """``run``'s folder removed at the end, unless the count was interrupted and can go on from it (it has a key):
+    counted or failed, nothing stays."""
+    kept = False
+    try:
+        yield
+    except BaseException as error:  # an interrupted keyed count keeps its folder for the next call; a failed one not
+        kept = run.about is not None and not isinstance(error, Exception)
+        raise
+    finally:
+        if not kept:
+            shutil.rmtree(run.path, ignore_errors=True)
 
 
 def _count(
@@ -189,36 +221,28 @@ def _count(
 ) -> ShardedCount:
     """The count, square after square, each square's tasks run by ``runner`` in ``run``'s folder, going on from its
     marker's square when it has one."""
-    kept = False
-    try:
-        tally = run.tally(sweep.layout.width)
-        for square in range(run.resumed, sweep.squares + 1):
-            jobs = [_job(sweep, square, shard, shards, run.path, tally.growth, max_states) for shard in range(shards)]
-            (run.path / square_folder(square)).mkdir(exist_ok=True)
-            merged, sent = tally.add(square, runner.run(jobs))
-            if merged > max_states or sent > max_states * shards:
-                raise too_many_states(sweep.board, max_states)
-            row_end = square < sweep.squares and square % tally.width == tally.width - 1
-            done = RowDone(len(tally.row_seconds), tally.end_row(), sent) if row_end else None
-            if square < sweep.squares:  # the marker first: the parts it names stay until the next one is written
-                run.mark(square, tally)
-            if square:
-                shutil.rmtree(run.path / square_folder(square - 1), ignore_errors=True)
-            if done is not None and on_row is not None:
-                on_row(done)
-            if square and not merged:  # every partial tour died
-                break
-        count = finish_count(sweep.board, sweep.closed, tally.ways, sweep.removed, tally.peak, tally.total)
-        return ShardedCount(
-            count.board, count.closed, count.tours, count.peak_states, count.states, count.removed, shards,
-            runner.processes, tuple(tally.row_seconds), tally.peak_shard, tally.peak_bytes, run.resumed,
-        )  # fmt: skip
-    except BaseException as error:  # an interrupted keyed count keeps its folder for the next call; a failed one not
-        kept = run.about is not None and not isinstance(error, Exception)
-        raise
-    finally:
-        if not kept:
-            shutil.rmtree(run.path, ignore_errors=True)
+    tally = run.tally(sweep.layout.width)
+    for square in range(run.resumed, sweep.squares + 1):
+        jobs = [_job(sweep, square, shard, shards, run.path, tally.growth, max_states) for shard in range(shards)]
+        (run.path / square_folder(square)).mkdir(exist_ok=True)
+        merged, sent = tally.add(square, runner.run(jobs))
+        if merged > max_states or sent > max_states * shards:
+            raise too_many_states(sweep.board, max_states)
+        row_end = square < sweep.squares and square % tally.width == tally.width - 1
+        done = RowDone(len(tally.row_seconds), tally.end_row(), sent) if row_end else None
+        if square < sweep.squares:  # the marker first: the parts it names stay until the next one is written
+            run.mark(square, tally)
+        if square:
+            shutil.rmtree(run.path / square_folder(square - 1), ignore_errors=True)
+        if done is not None and on_row is not None:
+            on_row(done)
+        if square and not merged:  # every partial tour died
+            break
+    count = finish_count(sweep.board, sweep.closed, tally.ways, sweep.removed, tally.peak, tally.total)
+    return ShardedCount(
+        count.board, count.closed, count.tours, count.peak_states, count.states, count.removed, shards,
+        runner.processes, tuple(tally.row_seconds), tally.peak_shard, tally.peak_bytes, run.resumed,
+    )  # fmt: skip
 
 
 def _job(sweep: ShardSweep, square: int, shard: int, shards: int, run: Path, growth: float, most: int) -> ShardJob:

@@ -60,6 +60,20 @@ def _started(store: Path, faults: str = "delay:0.05"):
     return process
 
 
+def test_a_killed_sharded_census_counted_again_in_one_process_leaves_no_folder(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    folder = Path(f"{store}-checkpoints")
+    first = start_knight([*ARGS, "--store", str(store)], store, faults="delay:0.05")
+    _wait_for_marker(folder, first, 5)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.communicate()
+    one = [*ARGS[: ARGS.index("--shards")], "--shards", "1"]
+    again = knight([*one, "--store", str(store), "--json"], store)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["cycles"] == 9862 and json.loads(again.stdout)["shards"] == 1
+    assert not folder.exists()  # the killed count's parts went once the count was stored
+
+
 def test_ctrl_c_of_a_sharded_census_is_one_line_and_exit_130(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     process = _started(store)
