@@ -14,7 +14,6 @@ import logging
 import time
 from contextlib import closing
 from dataclasses import replace
-from pathlib import Path
 
 from knight.runner.executors import Executor
 from knight.runner.jobs import Job
@@ -166,12 +165,7 @@ class RunSession:
         for result in results:
             self.unfinished.discard(result.key)
             if result.ok and kind_of(result.method).checkpoints:
-                checkpointed = self.checkpointed(self.tasks[result.key])
-                if checkpointed.checkpoints:  # a sharded count's folder too, whether or not this run sharded it
-                    from knight.runner.shard_files import forget_run  # lazily: it loads the engine's sharding
-
-                    forget_run(Path(checkpointed.checkpoints), result.key)
-                Checkpoints(checkpointed).done()
+                Checkpoints(self.checkpointed(self.tasks[result.key])).done()
             if not result.ok:
                 self.summary.failed += 1
                 self.summary.failures.append(f"{self.tasks[result.key].describe()}: {result.error}")

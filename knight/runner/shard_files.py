@@ -32,13 +32,12 @@ import numpy as np
 
 from knight.engine.frontier_shards import ShardSweep
 from knight.errors import InvalidInput
+from knight.tasks.checkpoint import shards_folder
 
 if TYPE_CHECKING:  # the reports' type only: the task's module reads and writes the parts with this one
     from knight.runner.shard_work import ShardReport
 
 __all__ = [
-    "forget_run",
-    "run_folder",
     "PART_NAME",
     "MARKER_NAME",
     "MARKER_FORMAT",
@@ -185,17 +184,6 @@ class Run:
         os.replace(partial, self.path / MARKER_NAME)
 
 
-def run_folder(parent: Path, key: str) -> Path:
-    """The folder in ``parent`` of the sharded count named ``key``: ``<key>-shards``."""
-    return parent / f"{key}-shards"
-
-
-def forget_run(parent: Path, key: str) -> None:
-    """The folder of the sharded count named ``key`` removed, if there is one (a killed count's, left for a rerun that
-    was not sharded: the count is stored, nothing will go on from it)."""
-    shutil.rmtree(run_folder(parent, key), ignore_errors=True)
-
-
 def open_run(parent: Path, key: str | None, sweep: ShardSweep, shards: int) -> Run:
     """The count's folder in ``parent``: a temporary one without ``key``; else ``<key>-shards``, with its marker
     when that is of this count and its parts are whole (the other squares' folders removed), else made anew."""
@@ -203,7 +191,7 @@ def open_run(parent: Path, key: str | None, sweep: ShardSweep, shards: int) -> R
         if key is None:
             return Run(Path(tempfile.mkdtemp(prefix="frontier-shards-", dir=parent)))
         about: MarkerAbout = json.loads(json.dumps(_about(key, sweep, shards)))  # as the marker holds it: lists
-        folder = run_folder(parent, key)
+        folder = shards_folder(parent, key)
         run = Run(folder, about, _marker(folder, about, sweep, shards))
         if not run.marker:
             shutil.rmtree(run.path, ignore_errors=True)

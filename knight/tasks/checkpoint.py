@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import time
 import zipfile
 from contextlib import suppress
@@ -122,13 +123,21 @@ class Checkpoints:
         log.info("%s: checkpoint after square %d, %s states", self.task.describe(), at.square, f"{at.held:,}")
 
     def done(self) -> None:
-        """The count is made: its checkpoint goes."""
+        """The count is made: its checkpoint goes, and a sharded run's folder of it (:func:`shards_folder`), however
+        the count was made."""
         path = self.path
         if path is not None:
             with suppress(OSError):  # one left behind is not read again once the count is stored
                 path.unlink(missing_ok=True)
+            shutil.rmtree(shards_folder(path.parent, self.task.key), ignore_errors=True)
             with suppress(OSError):  # the folder too, once no count keeps one there
                 path.parent.rmdir()
+
+
+def shards_folder(parent: Path, key: str) -> Path:
+    """The folder in ``parent`` where a sharded count of the task ``key`` keeps its parts and marker
+    (:mod:`knight.runner.shard_files`): ``<key>-shards``."""
+    return parent / f"{key}-shards"
 
 
 def _seconds(given: str | None) -> float:
