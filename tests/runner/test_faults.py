@@ -154,7 +154,7 @@ def test_a_task_that_keeps_killing_its_worker_is_recorded_as_failed(tmp_path, jo
     # two tasks start on (1, 1) of 5x5, ties first and roth: both fail, nothing else does
     failures = json.loads(done.stdout)["failures"]
     # each its worker lost three times (which of pebble's paths saw the death first, the signal or the end, varies)
-    assert len(failures) == 2 and all(f.endswith(" while running it, 3 times") for f in failures)
+    assert len(failures) == 2 and all(" while running it, 3 times" in f for f in failures)
     with Store(store, read_only=True) as opened:
         lost = opened.failures()
     assert [record.failure.cause for record in lost] == [FailureCause.WORKER_LOST] * 2
@@ -285,7 +285,7 @@ def test_a_failure_in_the_other_run_is_in_both_runs_summaries(tmp_path, job):
     for out, _ in outputs:
         failures = json.loads(out)["failures"]
         # each its worker lost three times (which of pebble's paths saw the death first, the signal or the end, varies)
-    assert len(failures) == 2 and all(f.endswith(" while running it, 3 times") for f in failures)
+        assert len(failures) == 2 and all(" while running it, 3 times" in f for f in failures)
     with Store(store, read_only=True) as opened:
         lost = opened.failures()
     assert [record.failure.cause for record in lost] == [FailureCause.WORKER_LOST] * 2
