@@ -88,7 +88,7 @@ def test_an_edited_step_is_compiled_afresh_not_read_from_numbas_cache(tmp_path):
     for factor in (3, 7):  # the kernel's own file stays as it was: numba alone would serve the first build
         (tmp_path / "step_module.py").write_text(textwrap.dedent(STEP.format(factor=factor)))
         done = subprocess.run(
-            [sys.executable, "-c", RUN],
+            [sys.executable, "-B", "-c", RUN],  # no bytecode: both edits may share a second and a size
             cwd=tmp_path,
             capture_output=True,
             text=True,
