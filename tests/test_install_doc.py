@@ -1,8 +1,8 @@
 """docs/install.md is true (issue 38, item 3): every command it shows works as a newcomer runs it, in order (the
-clone's commands in a fresh clone, the installed wheel's in an empty folder outside any clone, this checkout's
-`.venv` standing for the skipped `pip install`), except those marked as needing the network; `make report` and
-the compile run as written (the compile into a cache folder of the test's own); `make test`, the suite this test
-is part of, runs as `make -n test` unless KNIGHT_DOCS_SLOW=1 (`make test FULL=1`, CI's `readme` job).
+installed wheel's in an empty folder outside any clone, this checkout's `.venv` standing for the skipped `pip
+install`), except those marked as needing the network; the compile runs as written, into a cache folder of the
+test's own. The page's first block, the clone's commands, is the README's first block word for word (checked
+here), so tests/test_readme.py's walk runs it in a fresh clone, `make report` for real, once for both pages.
 What the page says of the wheel's name, the extras and where the results go is checked against the build."""
 
 from __future__ import annotations
@@ -12,29 +12,38 @@ import sys
 import sysconfig
 import tomllib
 
-from doc_commands import ROOT, check, clean_environment, commands, stand_in, temporary_clone, transcript, walk
+from doc_commands import ROOT, check, clean_environment, commands, stand_in, transcript, walk
 
+README = ROOT / "README.md"
 PAGE = ROOT / "docs" / "install.md"
 
 
 def test_every_command_of_the_install_page_works(tmp_path):
-    clone = temporary_clone(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = clean_environment(tmp_path, venv_on_path=False)
+    env = clean_environment(tmp_path, venv_on_path=True)
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # the compile's kernels: not into the user's own cache
     steps = commands(PAGE.read_text(encoding="utf-8"))
-    first = steps[0].block  # the clone's two commands; the rest is an installed knight's, anywhere
+    after_the_clone = [step for step in steps if step.block != steps[0].block]
 
-    outcomes = walk(steps, lambda step: clone if step.block == first else elsewhere, env, stand_in)
+    outcomes = walk(after_the_clone, elsewhere, env, stand_in)
     print("\n" + transcript(outcomes))
     check(outcomes)
-    assert sum(outcome.ran is not None for outcome in outcomes) >= 5
+    assert sum(outcome.ran is not None for outcome in outcomes) >= 3
     # knight run and knight report outside a clone: the store in the user's data folder, no var/ where they ran
     assert (tmp_path / "data" / "knight" / "knight.sqlite").is_file()
     assert not (elsewhere / "var").exists() and (elsewhere / "reports" / "out" / "knights-tour.html").is_file()
-    assert (clone / "reports" / "out" / "knights-tour.pdf").is_file()  # the clone's make report, run for real
     assert any((tmp_path / "cache" / "knight").rglob("*.so")) or any((tmp_path / "cache" / "knight").rglob("*.pyd"))
+
+
+def test_the_clones_commands_are_the_readmes_which_its_walk_runs():
+    def first_block(page):
+        steps = commands(page.read_text(encoding="utf-8"))
+        return [step.shell for step in steps if step.block == steps[0].block]
+
+    clone_block = first_block(PAGE)
+    assert "make report" in clone_block and len(clone_block) >= 3
+    assert clone_block == first_block(README), "walk the install page's first block in a clone of its own"
 
 
 def test_the_wheel_named_is_the_one_the_build_makes():

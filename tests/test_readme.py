@@ -5,6 +5,7 @@ minutes and the network); the commands marked as needing the network are skipped
 written (`make report`: every shipped sweep into the clone's empty store, ~20 s; `make docs`; `knight site`),
 but `make test`, which is the suite this test is part of: it runs as `make -n test` (make knows the target and
 what it would run) unless KNIGHT_DOCS_SLOW=1 (`make test FULL=1`, and CI's `readme` job), where it runs too.
+The README's first block is docs/install.md's too (tests/test_install_doc.py checks it): this walk runs it for both.
 The walk's transcript is printed (`pytest -s`)."""
 
 from __future__ import annotations
