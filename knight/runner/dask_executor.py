@@ -154,7 +154,13 @@ class DaskExecutor:
         if self.address:
             client = self._connect(Client)
         else:
-            cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, dashboard_address=None)
+            # Its HTTP server on a free port (None means 8787, and a warning when another run has it); no dashboard.
+            cluster = LocalCluster(
+                n_workers=self.workers,
+                threads_per_worker=1,
+                dashboard_address=":0",
+                scheduler_kwargs={"dashboard": False},
+            )
             client = Client(cluster)
         self.lost = False
         try:

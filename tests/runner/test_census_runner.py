@@ -251,7 +251,7 @@ def test_a_census_that_keeps_failing_is_reported_incomplete(tmp_path):
 def test_the_dask_executor_runs_a_census(tmp_path):
     job = load_job(write_job(tmp_path, "counted", JOB))
     with LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=":0"
     ) as cluster:
         with Store(tmp_path / "dask.sqlite") as store:
             run = run_jobs(

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 
 import pytest
 from distributed import LocalCluster
@@ -44,7 +45,7 @@ def test_the_dask_executor_matches_the_process_pool(tmp_path):
         run_jobs([job], store, workers=2, reporter=LineReporter(io.StringIO()))
         expected = store.summary()
     with LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=":0"
     ) as cluster:
         with Store(tmp_path / "dask.sqlite") as store:
             run = run_jobs(
@@ -182,7 +183,7 @@ def test_a_port_without_a_scheduler_is_one_line_within_the_timeout(tmp_path, cap
 
 def test_a_dask_worker_is_not_taken_for_the_scheduler(tmp_path, capsys):
     job = write_job(tmp_path, "on-dask", SWEEP)
-    with LocalCluster(n_workers=1, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, processes=False, protocol="tcp", dashboard_address=":0") as cluster:
         (worker,) = cluster.workers.values()
         status, err = _knight(
             capsys, "run", str(job), "--executor", "dask", "--scheduler", worker.address, "--store", str(tmp_path / "s")
@@ -193,7 +194,7 @@ def test_a_dask_worker_is_not_taken_for_the_scheduler(tmp_path, capsys):
 CLUSTER = """
 import sys, time
 from distributed import LocalCluster
-cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None)
+cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=":0")
 print(cluster.scheduler_address, flush=True)
 time.sleep(120)
 """
@@ -249,3 +250,25 @@ def test_a_tls_address_without_dask_tls_settings_is_one_line(tmp_path, capsys):
     ]
     status, err = _knight(capsys, *argv, "-q")
     assert status == 2 and "needs Dask's TLS settings" in err and err.count("\n") == 1
+
+
+def test_a_run_on_its_own_cluster_takes_a_free_port_not_dasks_default(tmp_path):
+    """Two runs on their own clusters at once: the second's would have warned that port 8787 was taken."""
+    job = load_job(
+        write_job(tmp_path, "own-cluster", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    )
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("0.0.0.0", 8787))  # dask's default port, as another run's cluster holds it
+        holder.listen()
+    except OSError:
+        pass  # something else holds it already: the same situation
+    try:
+        with warnings.catch_warnings(record=True) as caught, Store(tmp_path / "s.sqlite") as store:
+            warnings.simplefilter("always")
+            run = run_jobs([job], store, workers=1, executor="dask", reporter=LineReporter(io.StringIO()))
+            assert run.status == "done" and run.failed == 0 and run.ran == len(job.tasks())
+    finally:
+        holder.close()
+    assert [str(each.message) for each in caught if issubclass(each.category, UserWarning)] == []

@@ -71,7 +71,7 @@ def test_a_task_run_again_writes_the_same_parts(tmp_path):
 
 def test_a_dask_cluster_counts_what_one_process_counts(tmp_path):
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=":0"
     ) as cluster:
         count = sharded_frontier_count(Board(5, 6), shards=3, scheduler=cluster.scheduler_address, folder=tmp_path)
     assert count.tours == 37568 and (count.shards, count.processes) == (3, 2)
