@@ -1,13 +1,15 @@
 """Shared fixtures and settings: the kernels' strict mode, hypothesis's profiles, a cache of the session's own,
-the browser."""
+the browser, a store of every shipped job."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 # A kernel called with other types than it declares is an error in the tests, not a quiet fall-back to the JIT:
@@ -48,3 +50,26 @@ def browser():
         launched = playwright.chromium.launch(executable_path=chromium)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def shipped_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of every shipped job (``jobs/*.toml``), run by `knight run` as `make report` runs them; made once a
+    session however many pytest-xdist workers ask (the first makes it under a lock, the others wait for it), so
+    it is only read: copy it to change it."""
+    from runner_helpers import REPO, knight
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the session's folder, above each worker's own
+    store = shared / "shipped-store" / "knight.sqlite"
+    with FileLock(str(shared / "shipped-store.lock")):
+        if not store.is_file():
+            making = shared / "shipped-store-making"
+            shutil.rmtree(making, ignore_errors=True)
+            making.mkdir()
+            jobs = sorted(str(job) for job in (REPO / "jobs").glob("*.toml"))
+            done = knight(["run", *jobs, "--workers", "2"], making / "knight.sqlite", timeout=900)
+            assert done.returncode == 0, done.stderr[-2000:]
+            making.rename(store.parent)  # whole or not at all: a failed run leaves no store for the others
+    return store

@@ -51,7 +51,7 @@ def build(out: Path, course: Path, store: Path, today: str, docs: Path | str = "
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory) -> dict[str, object]:
+def sites(tmp_path_factory, shipped_store) -> dict[str, object]:
     """The site, docs included, built the day before key_public_from (never opening a store), then on that day
     from a store of every shipped job (in a copy of the first: its handout PDF is kept), and the key's glance
     answers and pictures."""
@@ -62,10 +62,7 @@ def sites(tmp_path_factory) -> dict[str, object]:
     sphinx = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(REPO / "docs"), str(docs)]
     built = subprocess.run(sphinx, capture_output=True, text=True, timeout=300, check=False)
     assert built.returncode == 0, built.stderr[-2000:]
-    store = folder / "knight.sqlite"
-    jobs = sorted(str(job) for job in (REPO / "jobs").glob("*.toml"))
-    ran = knight(["run", *jobs, "--workers", "2"], store, timeout=900)
-    assert ran.returncode == 0, ran.stderr[-2000:]
+    store = shipped_store
     before = folder / "before"
     no_store = folder / "no-store.sqlite"
     before_files = build(before, course, no_store, DAY_BEFORE, docs)
