@@ -9,6 +9,7 @@ temporary folder by default) and through ``python -m knight``, the installed or 
 * ``knight check`` of that tour (exit 0) and of a tour cut short (exit 1, its documented status);
 * ``knight grade`` of a class of two, twice into the same OUT (the lock of the first is released);
 * ``knight census 5``: 1,728 open tours, through the worker pool;
+* ``knight census 5 6 --method frontier --shards 2``: 37,568, its states swept in two shards by two workers;
 * ``knight run`` of a small job on two workers, and ``knight results``;
 * ``knight report --edition handout --no-pdf``: the handout's HTML.
 
@@ -98,6 +99,12 @@ def smoke(folder: Path) -> None:
 
     census = json.loads(knight(folder, "census", "5", "--json", "--workers", "2"))
     expect(census.get("total") == 1728, f"knight census 5 counted {census.get('total')}, not 1728")
+
+    sharded = json.loads(
+        knight(folder, "census", "5", "6", "--method", "frontier", "--shards", "2", "--workers", "2", "--json")
+    )
+    counted = (sharded.get("total"), sharded.get("shards"))
+    expect(counted == (37568, 2), f"knight census 5 6 --method frontier --shards 2 gave {counted}, not (37568, 2)")
 
     (folder / "smoke.toml").write_text(TINY_JOB, encoding="utf-8")
     knight(folder, "run", "smoke.toml", "--workers", "2", "-q")
