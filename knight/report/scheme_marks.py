@@ -337,7 +337,7 @@ def _eiffel_colours(a: Any, _: Mapping[str, Any]) -> dict[tuple[int, int], Mark]
             f"no: only from the {a.majority} squares of the larger colour; a tour of 25 squares alternates colours, "
             f"starting and ending on the larger",
             wrong=[("yes", f"the colours not counted: {a.majority} and {a.minority} squares")],
-            note=f"{a.full} full tours in {a.runs:,} runs from the smaller colour",
+            note=f"full tours: {a.runs_in_words()}",
         ),
         (1, 0): _mark(
             _yes(bool(verdict.exists)),
@@ -389,19 +389,24 @@ def _eiffel_parberry(a: Any, _: Mapping[str, Any]) -> dict[tuple[int, int], Mark
 def _blog_wozniak(a: Any, _: Mapping[str, Any]) -> dict[tuple[int, int], Mark]:
     power = math.log10(a.eight.node_mean)
     guesses = [(d, round(p)) for d, p in a.guesses]
+    implied_d, implied_power = f"{a.branching:.1f}", power_of_ten(power)  # d ** 63 is Knuth's estimate
+    d_also = [(d, "a round guess") for d, _ in guesses]
+    power_also = [(power_of_ten(p), f"d = {d}") for d, p in guesses]
+    if a.choices:  # the key's back of the envelope (D1's program): the choices along a path, averaged two ways
+        low, high = a.choices.powers
+        d, tree = f"{a.choices.geometric:.1f}–{a.choices.mean:.1f}", f"{power_of_ten(low)}–{power_of_ten(high)}"
+        note = "the unvisited squares a move away along a path, averaged two ways, as the key counts them"
+        d_also.insert(0, (implied_d, "the d whose 63rd power is the tree's size (D1b)"))
+        power_also.insert(0, (implied_power, "the tree's size, Knuth's estimate (D1b)"))
+    else:
+        d, tree, note = implied_d, implied_power, "the d whose 63rd power is the tree's size"
     return {
-        (0, 0): _mark(
-            f"{a.branching:.1f}",
-            [(d, "a round guess") for d, _ in guesses],
-            [(8, "every move counted, visited squares too")],
-            note="the d whose 63rd power is the tree's size",
-            own=True,
-        ),
+        (0, 0): _mark(d, d_also, [(8, "every move counted, visited squares too")], note=note, own=True),
         (0, 1): _mark(
-            power_of_ten(power),
-            [(power_of_ten(p), f"d = {d}") for d, p in guesses],
+            tree,
+            power_also,
             [(power_of_ten(a.sequences_log), "8 choices at every move, visited squares too")],
-            note=f"the tree's {scientific(a.eight.node_mean, 2)} squares, to a power of ten",
+            note="d to the 63rd power, to a power of ten",
             own=True,
         ),
         (1, 0): _mark(scientific(a.eight.node_mean, 2), [(power_of_ten(power), "to an order of magnitude")]),
@@ -433,7 +438,13 @@ def _blog_past_50(a: Any, _: Mapping[str, Any]) -> dict[tuple[int, int], Mark]:
             f"{a.first}" if a.first else f"none up to {a.largest}",
             wrong=[(51, "the blog's claim taken as the answer, not run")],
         ),
-        (1, 0): _mark(_yes(a.verdict == "agree"), note=a.by_rule),
+        (1, 0): _mark(
+            _yes(a.verdict == "agree"),
+            [(_yes(a.verdict != "agree"), f"with another tie-break, said which: {a.by_rule}")]
+            if 0 < a.agreeing_count < a.judged
+            else [],
+            note=f"with ties by move order; {a.by_rule}",
+        ),
     }
 
 
@@ -468,10 +479,12 @@ def _blog_ties(a: Any, _: Mapping[str, Any]) -> dict[tuple[int, int], Mark]:
             marks[0, rank] = _mark(_n(rate.summary.full))
         else:
             mean = rate.rate * rate.summary.starts
-            marks[0, rank] = _mark(
+            marks[0, rank] = _mark(  # random ties: another generator or other seeds give another mean
                 f"{mean:.1f}",
                 [(round(mean), "rounded")],
                 [(_n(rate.summary.full), f"the {seeds:.0f} seeds added, not their mean")],
+                note=f"the mean of the student's own {seeds:.0f} seeds; the key's, from its seeds",
+                own=True,
             )
     marks[1, 0] = _mark(" and ".join(c.tie for c in a.best), note=f"{a.best_rate:.0%} of the 64 starts")
     return marks

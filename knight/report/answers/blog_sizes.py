@@ -118,11 +118,12 @@ class PastFifty:
         return (
             (f"From the corner the plain rule first fails at m = {self.first}" if self.first else self.never_fails)
             + (
-                f"; it succeeds on {self.below:.0%} of sides up to 50 and {self.above:.0%} above: our runs {self.verdict}"
+                f"; it succeeds on {self.below:.0%} of sides to 50, {self.above:.0%} above: by move order our runs "
+                f"{self.verdict}"
                 if self.above is not None and self.below is not None
                 else f": {self.verdict}"
             )
-            + (f" ({self.agreeing_count} of {self.judged} tie-breaks agree)." if self.judged else ".")
+            + (f" ({self.agreeing_count} of {self.judged} tie-breaks)." if self.judged else ".")
         )
 
 

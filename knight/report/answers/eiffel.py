@@ -279,6 +279,7 @@ class Colours:
     """The colour argument on 5 x 5 and the odd boards, with the runs that bear it out."""
 
     rows: list[OddBoard]
+    boards: int  # the odd boards run, whose runs from the smaller colour are summed up in ``runs`` and ``full``
     runs: int
     full: int
     majority: int
@@ -286,11 +287,20 @@ class Colours:
     proven_none: int
     proven_none_minority: int
 
+    def runs_in_words(self, other: str = "the smaller colour") -> str:
+        """``0 in 216 runs from the smaller colour of 5 × 5``: that board's runs when they were made, else those of
+        every odd board, summed up and said so."""
+        five = next((row for row in self.rows if row.board == board_text(5)), None)
+        if five is not None:
+            return f"{five.full} in {five.runs:,} runs from {other}" + ("" if other == "the other" else " of 5 × 5")
+        where = f"{self.boards} odd boards" if self.boards > 1 else self.rows[0].board
+        return f"{self.full} in {self.runs:,} runs from {other}, on {where}"
+
     @property
     def glance(self) -> str:
         return (
-            f"Each move changes colour: on 5 × 5 only the {self.majority}-square colour starts a tour ({self.full} in "
-            f"{self.runs:,} runs from the other), and no odd board has a closed tour."
+            f"Each move changes colour: on 5 × 5 only the {self.majority}-square colour starts a tour "
+            f"({self.runs_in_words('the other')}), and no odd board has a closed tour."
         )
 
 
@@ -325,6 +335,7 @@ def eiffel_colours(data: StoreData) -> Colours:
     majority, minority_count = colour_counts(Board(5, 5))
     return Colours(
         rows=rows,
+        boards=boards,
         runs=runs,
         full=full,
         majority=majority,

@@ -3,7 +3,8 @@
 An *erratum* is the authors': a claim that is wrong or imprecise, or a script that does not run as printed. It
 comes with its evidence, computed here from the stored results or by running the script as printed, and its
 correction. A *damaged copy* note says what our copy of a document lost in transcription (the Eiffel text's OCR, the
-blog script's indentation) and how the key reads it. An erratum whose evidence the store lacks, or whose evidence
+blog script's indentation) and how the key reads it. A note on a document's *count* is no error: a claim true in the
+document's own terms (Deitel and the Eiffel text number the start square as the first move), said in the key's. An erratum whose evidence the store lacks, or whose evidence
 does not bear it out, is left out.
 """
 
@@ -21,9 +22,9 @@ from knight.report.answers.homework import OTHER_ORDER, OWN_TIE
 from knight.report.listings import Run, highlight, program_text, run_source
 from knight.report.questions import labels
 
-__all__ = ["DAMAGED", "ERRATUM", "Erratum", "Step", "errata", "reindented"]
+__all__ = ["COUNT", "DAMAGED", "ERRATUM", "Erratum", "Step", "errata", "reindented"]
 
-ERRATUM, DAMAGED = "erratum", "damaged copy"
+ERRATUM, DAMAGED, COUNT = "erratum", "damaged copy", "the document's count"
 #: The blog's script: as our copy prints it, and with the smallest change that makes it run.
 AS_PRINTED, MADE_TO_RUN = "blog_script_as_printed.txt", "warnsdorff_blog.py"
 #: The name the script runs under, as the interpreter's messages give it.
@@ -51,8 +52,9 @@ class Step:
 
 @dataclass(frozen=True)
 class Erratum:
-    """A note at a question: an error of the document's authors (``erratum``) or damage to our copy
-    (``damaged copy``): the document's words, what is wrong, the evidence, the correction."""
+    """A note at a question: an error of the document's authors (``erratum``), damage to our copy (``damaged
+    copy``) or a claim true in the document's own count (``the document's count``): the document's words, what is
+    wrong or how it counts, the evidence, the correction (or the claim in the key's terms)."""
 
     question: str
     kind: str
@@ -78,7 +80,8 @@ def errata(data: StoreData) -> dict[str, list[Erratum]]:
 
 
 def full_tour_moves(data: StoreData) -> list[Erratum]:
-    """Deitel: "a full tour consists of 64 moves". A full tour numbers 64 squares, 63 moves apart."""
+    """Deitel: "a full tour consists of 64 moves": true in its count (its counter's 1 is the start square); a full
+    tour numbers 64 squares, 63 moves apart."""
     tours = data.results.by_start("warnsdorff", 8, 8, tie="first")
     full = [r for r in tours.values() if r.full]
     if not full:
@@ -89,12 +92,12 @@ def full_tour_moves(data: StoreData) -> list[Erratum]:
     return [
         Erratum(
             question="deitel-by-hand",
-            kind=ERRATUM,
+            kind=COUNT,
             claim="remembering that a full tour consists of 64 moves",
             finding=(
                 "The exercise counts the start square as the first move (its counter's 1), the Eiffel text does "
-                f"the same ({number['eiffel-colours']}); a move takes the knight from one square to the next. "
-                f"A full tour numbers {shown.length} squares, so it makes {shown.length - 1} moves (the tour of "
+                f"the same ({number['eiffel-colours']}): in that count the claim holds. In this key a move takes "
+                f"the knight from one square to the next: a full tour numbers {shown.length} squares, so it makes {shown.length - 1} moves (the tour of "
                 f"{number['deitel-heuristic']} from {shown.start}: 1 to {shown.length}); a {shown.length}th move, "
                 f"back to the start, exists only for a closed tour ({closed} of the {len(full)} full tours of "
                 f"{number['deitel-64-tours']})."
@@ -317,8 +320,8 @@ def damaged_eiffel(data: StoreData) -> list[Erratum]:
 
 
 def sixty_first_move(data: StoreData) -> list[Erratum]:
-    """The Eiffel text: "After the 61st move there will be no white square to move to". It counts the start
-    square as the first move, as Deitel does (whose "64 moves" is the erratum of A1): treated alike."""
+    """The Eiffel text: "After the 61st move there will be no white square to move to": true in its count, which
+    numbers the start square as the first move, as Deitel does (whose "64 moves" is A1's note): treated alike."""
     removed = [(0, 0), (7, 7)]
     board = Board(8, 8)
     kept = colour_counts(board, removed)
@@ -328,12 +331,13 @@ def sixty_first_move(data: StoreData) -> list[Erratum]:
     return [
         Erratum(
             question="eiffel-colours",
-            kind=ERRATUM,
+            kind=COUNT,
             claim=f"After the {_ordinal(squares)} move there will be no white square to move to",
             finding=(
                 "The text counts the start square as the first move (board.put(1, x0, y0), then "
                 "Try_Next_Move(2, …): the k-th square is numbered on the “k-th move”), as Deitel does "
-                f"({number['deitel-by-hand']}); a move takes the knight from one square to the next. Without two "
+                f"({number['deitel-by-hand']}): in that count the claim holds. In this key a move takes the knight "
+                "from one square to the next. Without two "
                 f"opposite corners 8 × 8 keeps {more} squares of one colour and {fewer} of the other: a path "
                 f"alternating from the colour with more numbers at most {fewer + 1} + {fewer} = {squares} squares, "
                 f"which is {squares - 1} moves."
