@@ -357,7 +357,7 @@ def _print(
     if as_json:
         print_json(census_document(board, closed, removed, start, verdict, result, symmetric, run))
     else:
-        typer.echo(_describe(board, closed, removed, verdict, result, symmetric, run))
+        typer.echo(_describe(board, closed, removed, start, verdict, result, symmetric, run))
     return 0
 
 
@@ -365,6 +365,7 @@ def _describe(
     board: Board,
     closed: bool,
     removed: list,
+    start: tuple[int, int] | None,
     verdict: Verdict,
     result: Census | None,
     symmetric: int | None,
@@ -394,6 +395,10 @@ def _describe(
         total = f"total: {_count(result.total, 'directed open tour')}"
         if result.undirected is not None:
             total += f" ({result.undirected:,} up to reversal)"
+        counted = int((grid >= 0).sum())
+        if start is not None and counted > 1:  # the start's symmetric images are counted with it: say whose total
+            own = int(grid[tuple(start)])
+            total += f" from the {counted} squares counted, {tuple(start)} and its images; {own:,} from {tuple(start)}"
         lines.append(f"{total}; searched starts {starts}, the others by symmetry")
     where = "a local dask cluster" if run["executor"] == "dask" else _count(run["processes"], "process")
     lines.append(

@@ -113,6 +113,14 @@ def test_census_5x5_prints_the_grid_and_totals(capsys):
     assert "1,728 directed open tours (864 up to reversal)" in out and "nodes:" in out
 
 
+def test_census_of_a_corner_says_whose_total_it_gives(capsys):
+    """The corner's symmetric images are counted with it: the total is theirs, and the corner's own is said."""
+    status, out, _ = knight_cli(capsys, "census", "5", "--start", "0,0")
+    grid = [[int(x.replace(",", "")) for x in line.split() if x != "."] for line in out.splitlines()[3:8]]
+    assert status == 0 and sum(map(sum, grid)) == 4 * 304
+    assert "1,216 directed open tours" in out and "from the 4 squares counted" in out and "304 from (0, 0)" in out
+
+
 def test_census_closed_json(capsys):
     status, out, _ = knight_cli(capsys, "census", "3", "10", "--closed", "--json")
     data = json.loads(out)
