@@ -192,17 +192,19 @@ def detect(text: str) -> str:
     if any(_is_csv_header(line) for line in lines[:50]):
         return "csv"
     found = []
-    if len(_PAIR.findall(text)) >= 2:
+    pairs = len(_PAIR.findall(text))
+    if pairs >= 2:
         found.append("pairs")
     chess = _chess_tokens(lines)
     if len(chess) >= 3:
         found.append("chess")
     block = _numeric_block(lines)
-    if block and len(block) >= 2 and "pairs" not in found:
-        if all(len(row) == 2 for row in block) and len(block) > 2:
-            found.append("pairs")
-        else:
-            found.append("array")
+    if block and len(block) >= 2:
+        twos = all(len(row) == 2 for row in block) and len(block) > 2
+        if "pairs" not in found:
+            found.append("pairs" if twos else "array")
+        elif not twos and pairs < sum(map(len, block)):  # an array, and a few (row, col) in the words about it
+            found[found.index("pairs")] = "array"
     if not found:
         raise Unreadable(
             "no tour found: no numbered array, (row, col) pairs or chess squares; hand in the "

@@ -127,6 +127,8 @@ def inputs() -> dict[str, tuple[bytes, list[str]]]:
     add("array-commas.txt", _array(s5, t5, sep=", "))
     add("array-semicolons.txt", _array(s5, t5, sep=";"))
     add("array-prose-around.txt", "Knight's tour from (0, 0):\n" + a8 + "Done: 64 moves.\n")
+    # (row, col) pairs in the words about an array are words: fewer than its numbers, they are not the tour
+    add("array-prose-pairs.txt", "Knight's tour from (0, 0) to (7, 7):\n" + a8 + "removed [[0, 0]], last [2, 1]\n")
     add("array-partial-naive.txt", _array(s8, n8))
     add("array-partial-dots.txt", _array(s8, n8, zero=True))
     add("array-swapped-steps.txt", _array(s8, swapped))

@@ -193,13 +193,15 @@
     if (lstrip(text)[0] === "{") return "json";
     var lines = splitLines(text);
     for (var i = 0; i < lines.length && i < 50; i++) if (isCsvHeader(lines[i])) return "csv";
-    var found = [];
-    if (findPairs(text, 2).length >= 2) found.push("pairs");
+    var found = [], pairs = findPairs(text, 0).length;
+    if (pairs >= 2) found.push("pairs");
     if (chessTokens(lines).length >= 3) found.push("chess");
     var block = numericBlock(lines);
-    if (block.length >= 2 && found.indexOf("pairs") < 0) {
+    if (block.length >= 2) {
       var twos = block.length > 2 && block.every(function (row) { return row.length === 2; });
-      found.push(twos ? "pairs" : "array");
+      var cells = block.reduce(function (sum, row) { return sum + row.length; }, 0);
+      if (found.indexOf("pairs") < 0) found.push(twos ? "pairs" : "array");
+      else if (!twos && pairs < cells) found[found.indexOf("pairs")] = "array";  // an array, (row, col) in its words
     }
     if (!found.length) throw new Unreadable("no tour found: no numbered array, (row, col) pairs or chess squares; hand in the array the program prints (or give --format)");
     if (found.length > 1) throw new Unreadable("mixed formats: the file holds both " + found[0] + " and " + found[1] + " data; keep one, or force one with --format");
