@@ -19,14 +19,15 @@ PACKAGE = Path(knight.__file__).parent
 ALLOWED = {
     "_lazy": set(),
     "errors": set(),
+    "files": {"errors"},
     "engine": {"errors"},
     "tasks": {"engine", "errors"},
     "store": {"engine", "errors", "tasks"},
-    "runner": {"engine", "errors", "tasks", "store"},
-    "report": {"engine", "errors", "tasks", "store"},
-    "grading": {"engine", "errors", "report"},
+    "runner": {"engine", "errors", "files", "tasks", "store"},
+    "report": {"engine", "errors", "files", "tasks", "store"},
+    "grading": {"engine", "errors", "files", "report"},
     "aot": {"engine", "errors"},
-    "cli": {"engine", "errors", "tasks", "store", "runner", "report", "grading"},
+    "cli": {"engine", "errors", "files", "tasks", "store", "runner", "report", "grading"},
 }
 
 

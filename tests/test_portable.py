@@ -191,7 +191,7 @@ def test_links_are_refused_without_o_nofollow(stand_in: dict[str, str], tmp_path
         import os
         from pathlib import Path
         from knight.errors import InvalidInput, Unreadable
-        from knight.grading import files
+        from knight import files
         from knight.grading.output import LOCK_NAME, Output
         from knight.report.render import _stamp
         from knight.store.known import _read_bounded

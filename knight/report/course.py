@@ -13,16 +13,14 @@ when the project itself starts handing the answer key out (``knight site``), no 
 from __future__ import annotations
 
 import datetime
-import errno
-import os
-import stat
 import tomllib
 import zoneinfo
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
-from knight.errors import InvalidInput
+from knight.errors import InvalidInput, Unreadable
+from knight.files import read_regular
 
 __all__ = ["DEFAULT_COURSE", "Assignment", "Course", "load_course", "parse_course", "parse_day"]
 
@@ -146,57 +144,22 @@ DEEPEST = 8
 
 def _read(path: Path) -> str:
     """The text of the course file: opened without blocking (a FIFO with no writer opens at once), refused
-    unless it is a regular file, at most :data:`MOST_BYTES` + 1 bytes read."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    unless it is a regular file, at most :data:`MOST_BYTES` + 1 bytes read (:func:`knight.files.read_regular`)."""
+    if not path.exists() and not path.is_symlink():
+        raise InvalidInput(f"{path}: no such course file; write one (keys: {_KEYS}) or give its path with --course")
     try:
-        descriptor = os.open(path, flags)
-    except FileNotFoundError:
-        raise InvalidInput(
-            f"{path}: no such course file; write one (keys: {_KEYS}) or give its path with --course"
-        ) from None
-    except OSError as error:  # ENXIO: a socket, or a FIFO a system will not open without a writer
-        cause = "not a regular file" if error.errno == errno.ENXIO else (error.strerror or str(error)).lower()
-        raise InvalidInput(
-            f"{path}: cannot read the course file: {cause}; give the course file with --course"
-        ) from None
-    try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
-            raise InvalidInput(f"{path}: is a folder; give the course file (course.toml) with --course")
-        if not stat.S_ISREG(mode):
-            raise InvalidInput(
-                f"{path}: is {_kind(mode)}, not a file; give the course file (course.toml) with --course"
-            )
-        data = b""
-        while len(data) <= MOST_BYTES:
-            chunk = os.read(descriptor, MOST_BYTES + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
-    except OSError as error:
-        raise InvalidInput(f"{path}: cannot read the course file: {(error.strerror or str(error)).lower()}") from None
-    finally:
-        os.close(descriptor)
+        data = read_regular(path, MOST_BYTES)
+    except Unreadable as error:
+        raise InvalidInput(f"{path}: cannot read the course file: {error}") from None
     if len(data) > MOST_BYTES:
         raise InvalidInput(
             f"{path}: larger than {MOST_BYTES // 1024} KiB, so not a course file (a dozen lines); give the course "
             "file with --course"
         )
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark, as Windows editors write, is no error
     except UnicodeDecodeError:
         raise InvalidInput(f"{path}: not UTF-8 text; save the course file as UTF-8") from None
-
-
-def _kind(mode: int) -> str:
-    """What a file that is neither regular nor a folder is, in words."""
-    kinds = (
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _depth(data: object) -> int:

@@ -79,7 +79,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from knight.engine import Board, InvalidInput
 from knight.engine.census import CensusSpec
 from knight.engine.parameters import Params
-from knight.errors import JobError
+from knight.errors import JobError, Unreadable
+from knight.files import read_regular
 from knight.runner.shipped import job_file, shipped_jobs
 from knight.tasks import CensusPlan, FrontierParams, Task, census, frontier, kind_of
 from knight.tasks.frontier import MAX_STATE_CAP
@@ -119,6 +120,8 @@ __all__ = [
 MAX_BOARDS = 100_000
 #: The most tasks a job may have, counted before it is expanded (``knight run --force`` lifts it).
 MAX_TASKS = 10_000_000
+#: The largest job file read (the shipped ones are under 3 KB): a larger one, a device or a FIFO is refused.
+MAX_JOB_BYTES = 1 << 20
 
 # ---- what is ours: the job, its boards and starts expanded, its tasks counted ---------------------
 
@@ -151,15 +154,21 @@ def load_job(path: str | Path, *, force: bool = False) -> Job:
     (or has more than :data:`MAX_TASKS` tasks, unless ``force``). A job shipped with knight may be named
     instead of given by path (``homework-8``: :func:`~knight.runner.shipped.job_file`)."""
     path = job_file(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         raise JobError(
             f"{path}: no such job file; give the path of a .toml file or the name of a shipped job "
             f"({', '.join(shipped_jobs())})"
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
+        )
+    try:
+        raw = read_regular(path, MAX_JOB_BYTES)
+    except Unreadable as error:
         raise JobError(f"{path}: cannot read the job file: {error}") from None
+    if len(raw) > MAX_JOB_BYTES:
+        raise JobError(f"{path}: larger than {MAX_JOB_BYTES >> 20} MB, so not a job file; give the job's .toml file")
+    try:
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark, as Windows editors write, is no error
+    except UnicodeDecodeError:
+        raise JobError(f"{path}: not UTF-8 text; save the job file as UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         raise JobError(f"{path}: not valid TOML: {error}") from None
     return parse_job(data, path, force=force)

@@ -213,7 +213,7 @@ def test_without_git_a_work_tree_is_refused_and_elsewhere_nothing_changes(capsys
     [
         (lambda folder: Path("/dev/zero"), "character device"),
         (lambda folder: Path("/dev/null"), "character device"),
-        (lambda folder: folder, "is a folder"),
+        (lambda folder: folder, "a directory, not a file"),
     ],
 )
 def test_a_course_file_that_is_no_file_is_refused_unread(capsys, tmp_path, make, says):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from runner_helpers import REPO, write_job
 
 from knight.cli import main
 from knight.runner import JobError, load_job
-from knight.runner.jobs import parse_job
+from knight.runner.jobs import MAX_JOB_BYTES, parse_job
 from knight.tasks import Task
 from knight.tasks.estimate import DEFAULTS as ESTIMATE_DEFAULTS
 from knight.tasks.kind import sweep_methods
@@ -260,3 +261,28 @@ def test_any_malformed_sweep_is_one_job_error_line_naming_the_file_and_a_key(swe
         assert PATH.fullmatch(key) and said, message
         if match := re.match(r"sweep\[(\d+)\]\.([a-z_]+)", key):  # a sweep's key named is in it, or said missing
             assert match[2] in sweeps[int(match[1])] or said.startswith("missing"), message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "too large", "not utf-8"])
+def test_a_job_file_that_is_no_text_file_is_one_line_at_once(tmp_path: Path, kind: str) -> None:
+    """Read with a bound and without blocking: /dev/zero once grew a run to 23 GB, and a FIFO hung it."""
+    path = tmp_path / "job.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path = Path(os.devnull)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "too large":
+        path.write_bytes(b"#" * (MAX_JOB_BYTES + 1))
+    else:
+        path.write_bytes(b"name = '\xff'\n")
+    with pytest.raises(JobError) as raised:
+        load_job(path)
+    assert str(raised.value).startswith(f"{path}: ") and "\n" not in str(raised.value)
+
+
+def test_a_job_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = write_job(tmp_path, "marked", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # as Notepad saves UTF-8
+    assert len(load_job(path).tasks()) == 4
