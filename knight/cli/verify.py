@@ -9,6 +9,7 @@ import typer
 from knight.cli import app
 from knight.cli.options import JsonOption, KnightCommand, QuietOption, examples, print_json
 from knight.cli.run import StoreOption
+from knight.errors import MissingData
 from knight.store.location import store_path
 
 __all__ = ["EXIT_DAMAGED", "EXIT_SOUND", "verify"]
@@ -52,6 +53,8 @@ def verify(
     from knight.store import Store
 
     path = store_path(store)
+    if repair and not path.exists():  # opened for writing it would be made, empty, and said sound
+        raise MissingData(f"{path} does not exist: nothing to repair; give the store's path with --store")
     with Store(path, read_only=not repair) as opened:
         problems = opened.problems(full=True)
         made = list(opened.made_again)  # opening the store for writing made its lost tables again

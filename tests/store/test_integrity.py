@@ -299,3 +299,12 @@ def test_one_repair_leaves_a_sound_store_whatever_the_mix_of_damage(clean, cli, 
         ran = cli(["run", str(job)], store)
         assert ran.returncode == 0, (damage, ran.stderr)
         assert cli(["results", "--json"], store).stdout == clean_results, damage
+
+
+@pytest.mark.parametrize("repair", [False, True])
+def test_verify_of_a_store_that_does_not_exist_is_bad_input_and_makes_nothing(capsys, tmp_path, repair):
+    """A mistyped --store: --repair once made it (folders too), empty, and said it was sound."""
+    typo = tmp_path / "missing" / "typo.sqlite"
+    ran = knight_here(capsys, ["verify", "--store", str(typo), *(["--repair"] if repair else [])])
+    assert ran.returncode == 2 and "does not exist" in ran.stderr and len(ran.stderr.strip().splitlines()) == 1
+    assert not typo.parent.exists() and ran.stdout == ""
