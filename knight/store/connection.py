@@ -36,6 +36,9 @@ def open_writable(path: Path) -> tuple[sqlite3.Connection, list[str]]:
         integrity.register(db)
         db.execute("PRAGMA busy_timeout = 60000")
         db.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")  # takes effect only in a new, empty file
+        version = schema.schema_version(db)  # refused before the switch to WAL writes the file's header
+        if version is not None and version not in (schema.SCHEMA_VERSION, *schema.MIGRATIONS):
+            raise StoreVersionError(path, version, schema.SCHEMA_VERSION)
         _switch_to_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
