@@ -55,8 +55,8 @@ def parse_square(text: str, option: str, rows: int | None, cols: int | None = No
 def parse_squares(
     texts: list[str] | None, option: str, rows: int | None, cols: int | None = None
 ) -> list[tuple[int, int]]:
-    """Every value of a repeatable square option, in order."""
-    return [parse_square(text, option, rows, cols) for text in texts or []]
+    """Every value of a repeatable square option, in order, each once (``--remove 0,0 --remove a8`` is one)."""
+    return list(dict.fromkeys(parse_square(text, option, rows, cols) for text in texts or []))
 
 
 def join_old_start(args: list[str]) -> list[str]:

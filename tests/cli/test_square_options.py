@@ -10,7 +10,7 @@ import typer
 
 from knight.cli import app, main
 from knight.cli.options import KnightCommand
-from knight.cli.squares import join_old_start, parse_square
+from knight.cli.squares import join_old_start, parse_square, parse_squares
 from knight.errors import InvalidInput
 
 
@@ -80,3 +80,8 @@ def test_every_square_option_is_written_the_same_way():
                 assert param.metavar == "SQUARE" and param.nargs == 1, f"knight {name} --{param.name}"
                 assert "chess name like b7" in (param.help or ""), f"knight {name} --{param.name}"
     assert found >= 6  # tour --start/--remove, census --start/--remove, check and grade --start
+
+
+def test_a_square_given_twice_is_removed_once():
+    """``--remove 0,0 --remove a5`` on 5 x 5 name one square: the census says it once."""
+    assert parse_squares(["0,0", "a5", "4,4"], "--remove", 5) == [(0, 0), (4, 4)]
