@@ -203,8 +203,8 @@ def detect(text: str) -> str:
         twos = all(len(row) == 2 for row in block) and len(block) > 2
         if "pairs" not in found:
             found.append("pairs" if twos else "array")
-        elif not twos and pairs < sum(map(len, block)):  # an array, and a few (row, col) in the words about it
-            found[found.index("pairs")] = "array"
+        elif not twos and pairs < sum(map(len, block)) and _numbers_each_once(block):
+            found[found.index("pairs")] = "array"  # a numbered board, and a few (row, col) in the words about it
     if not found:
         raise Unreadable(
             "no tour found: no numbered array, (row, col) pairs or chess squares; hand in the "
@@ -215,6 +215,13 @@ def detect(text: str) -> str:
             f"mixed formats: the file holds both {found[0]} and {found[1]} data; keep one, or force one with --format"
         )
     return found[0]
+
+
+def _numbers_each_once(block: list[list[int | None]]) -> bool:
+    """Whether ``block`` can be a numbered board: no counter twice (0 and dots aside, a partial tour's). A table
+    of other numbers (degrees, a ``step row col`` listing) repeats its values."""
+    numbers = [value for row in block for value in row if value]
+    return len(numbers) == len(set(numbers))
 
 
 def _is_csv_header(line: str) -> bool:

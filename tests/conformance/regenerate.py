@@ -217,6 +217,11 @@ def inputs() -> dict[str, tuple[bytes, list[str]]]:
     add("latin1-prose.txt", "Tour by Ren\xe9e:\n".encode("latin-1") + a5.encode())
     # --- pairs -------------------------------------------------------------------------------------
     add("pairs-full.txt", _pairs(t8))
+    # a table of other numbers beside the pairs (the accessibility table, a step row col listing): still pairs
+    degrees = "\n".join(" ".join(str(2 + (r * 7 + c * 3) % 7) for c in range(8)) for r in range(8))
+    add("pairs-after-degree-table.txt", "Accessibility:\n" + degrees + "\nThe tour:\n" + _pairs(n8))
+    listing = "\n".join(f"{k} {r} {c}" for k, (r, c) in enumerate(t5, start=1))
+    add("pairs-and-step-listing.txt", _pairs(t5) + "\nstep row col\n" + listing + "\n")
     add("pairs-brackets.txt", _pairs(t5, style="brackets"))
     add("pairs-lines.txt", _pairs(t5, style="lines"))
     add("pairs-one-based.txt", _pairs(t5, one=True))

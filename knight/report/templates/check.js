@@ -201,11 +201,24 @@
       var twos = block.length > 2 && block.every(function (row) { return row.length === 2; });
       var cells = block.reduce(function (sum, row) { return sum + row.length; }, 0);
       if (found.indexOf("pairs") < 0) found.push(twos ? "pairs" : "array");
-      else if (!twos && pairs < cells) found[found.indexOf("pairs")] = "array";  // an array, (row, col) in its words
+      else if (!twos && pairs < cells && numbersEachOnce(block)) found[found.indexOf("pairs")] = "array";
     }
     if (!found.length) throw new Unreadable("no tour found: no numbered array, (row, col) pairs or chess squares; hand in the array the program prints (or give --format)");
     if (found.length > 1) throw new Unreadable("mixed formats: the file holds both " + found[0] + " and " + found[1] + " data; keep one, or force one with --format");
     return found[0];
+  }
+  // _numbers_each_once: a numbered board has no counter twice (0 and dots aside); a table of degrees does.
+  function numbersEachOnce(block) {
+    var seen = {};
+    for (var r = 0; r < block.length; r++) {
+      for (var c = 0; c < block[r].length; c++) {
+        var value = block[r][c];
+        if (!value) continue;
+        if (seen[value]) return false;
+        seen[value] = true;
+      }
+    }
+    return true;
   }
   function csvFields(line) { return line.split(",").map(function (part) { return asciiLower(stripQuotes(strip(part))); }); }
   function isCsvHeader(line) {
