@@ -82,12 +82,6 @@ class StoreVersionError(StoreError):
     older one on read-only media): it is a cache, so it is refused."""
 
     def __init__(self, path: str | Path, version: int, expected: int) -> None:
-        if version == 0:  # tables but no version: another program's database, most likely; never advise deleting it
-            super().__init__(
-                f"{path} is an SQLite database that knight did not write (no format version): it is left as it is; "
-                "give a knight store's path, or a new one, with --store"
-            )
-            return
         super().__init__(
             f"the store {path} has format version {version}, this knight writes version "
             f"{expected}; delete it (its results are rebuilt by the next run) or give another "

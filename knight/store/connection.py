@@ -37,6 +37,8 @@ def open_writable(path: Path) -> tuple[sqlite3.Connection, list[str]]:
         db.execute("PRAGMA busy_timeout = 60000")
         db.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")  # takes effect only in a new, empty file
         version = schema.schema_version(db)  # refused before the switch to WAL writes the file's header
+        if schema.foreign(db):
+            raise schema.foreign_file(path)
         if version is not None and version not in (schema.SCHEMA_VERSION, *schema.MIGRATIONS):
             raise StoreVersionError(path, version, schema.SCHEMA_VERSION)
         _switch_to_wal(db)
@@ -93,7 +95,10 @@ def open_readable(path: Path) -> sqlite3.Connection:
         ) from None
     if version == schema.SCHEMA_VERSION:
         return db
+    is_foreign = schema.foreign(db)
     db.close()
+    if is_foreign:
+        raise schema.foreign_file(path)
     if version in schema.MIGRATIONS:  # an older store: migrated in place (writing), then read
         if disk.others_file(path) or not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
             raise StoreError(

@@ -54,7 +54,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from knight.errors import InvalidInput, StoreVersionError
+from knight.errors import InvalidInput, StoreError, StoreVersionError
 from knight.tasks import kinds
 from knight.tasks.kind import BUILT_IN
 
@@ -183,6 +183,21 @@ def _check_kind_table(db: sqlite3.Connection, name: str, table: str, columns: li
             f"kind {name!r}: the store's table {table} has the columns {stored}, the kind declares {declared}; "
             "give the changed kind a table of its own"
         )
+
+
+def foreign(db: sqlite3.Connection) -> bool:
+    """Whether the database open on ``db`` holds tables but none of a knight store's: another program's file,
+    which knight must neither change nor advise deleting."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return bool(tables) and not tables & (BASE_TABLES | {kind.table for kind in kinds()})
+
+
+def foreign_file(path: Path) -> StoreError:
+    """The error for another program's database given as a store (:func:`foreign`)."""
+    return StoreError(
+        f"{path} is an SQLite database but not a knight store (none of its tables): it is left as it is; give a "
+        "knight store's path, or a new one, with --store"
+    )
 
 
 def schema_version(db: sqlite3.Connection) -> int | None:

@@ -107,18 +107,20 @@ def test_a_worker_checks_that_the_stored_form_decodes_to_the_tour_it_built():
     assert "not the tour its key names" in validate(changed(other, key_directed="0" * 32), tour)
 
 
-def test_another_programs_database_is_refused_and_never_to_be_deleted(tmp_path):
+@pytest.mark.parametrize("version", [0, 3, 9])  # 9: a version knight would migrate, had the tables been its own
+def test_another_programs_database_is_refused_and_never_to_be_deleted(tmp_path, version):
     """An SQLite file knight did not write: one line, exit 2, no advice to delete it, not a byte changed."""
     other = tmp_path / "contacts.db"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE contacts (name TEXT)")
         db.execute("INSERT INTO contacts VALUES ('ada')")
+        db.execute(f"PRAGMA user_version = {version}")
     before = other.read_bytes()
     job = write_job(tmp_path, "tiny", '[[sweep]]\nboards = [5]\nstarts = "corners"\nmethod = "warnsdorff"\n')
     for command in (["run", str(job)], ["results"], ["verify", "--repair"]):
         refused = knight(command, other)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1, (command, refused.stderr)
-        assert "did not write" in refused.stderr and "delete" not in refused.stderr
+        assert "not a knight store" in refused.stderr and "delete" not in refused.stderr
     assert other.read_bytes() == before
 
 
