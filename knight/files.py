@@ -5,7 +5,8 @@ A file is opened without blocking (``O_NONBLOCK``: a FIFO with no writer opens a
 too large (:func:`read_regular`). A link can be refused (:func:`open_no_link`), and a file inside a folder
 opened from the folder one name at a time, none of them a link. Every refusal is an
 :class:`~knight.errors.Unreadable` whose message says why and what to do; the caller adds the file's role (a
-hand-in, a job file). Used by the grader (a class's hand-ins and rubric) and by the runner (job files).
+hand-in, a job file). Used by the grader (a class's hand-ins and rubric), the runner (job files) and the report
+(the course file).
 
 Portable: where the system has no ``O_NOFOLLOW``, ``O_DIRECTORY`` or ``openat`` (Windows), a link is refused
 by looking before the open (``lstat``) and after it (the file opened is the one the name holds, and the name is

@@ -263,14 +263,23 @@ def test_any_malformed_sweep_is_one_job_error_line_naming_the_file_and_a_key(swe
             assert match[2] in sweeps[int(match[1])] or said.startswith("missing"), message
 
 
-@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "too large", "not utf-8"])
-def test_a_job_file_that_is_no_text_file_is_one_line_at_once(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("fifo", "a FIFO (named pipe), not a regular file"),
+        ("device", "a character device, not a regular file"),
+        ("folder", "a directory, not a file"),
+        ("too large", "larger than 1 MB"),
+        ("not utf-8", "not UTF-8 text"),
+    ],
+)
+def test_a_job_file_that_is_no_text_file_is_one_line_at_once(tmp_path: Path, kind: str, says: str) -> None:
     """Read with a bound and without blocking: /dev/zero once grew a run to 23 GB, and a FIFO hung it."""
     path = tmp_path / "job.toml"
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "device":
-        path = Path(os.devnull)
+        path = Path("/dev/zero")
     elif kind == "folder":
         path.mkdir()
     elif kind == "too large":
@@ -279,7 +288,8 @@ def test_a_job_file_that_is_no_text_file_is_one_line_at_once(tmp_path: Path, kin
         path.write_bytes(b"name = '\xff'\n")
     with pytest.raises(JobError) as raised:
         load_job(path)
-    assert str(raised.value).startswith(f"{path}: ") and "\n" not in str(raised.value)
+    message = str(raised.value)
+    assert message.startswith(f"{path}: ") and says in message and "\n" not in message
 
 
 def test_a_job_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
