@@ -288,11 +288,11 @@ class Colours:
     proven_none_minority: int
 
     def runs_in_words(self, other: str = "the smaller colour") -> str:
-        """``0 in 216 runs from the smaller colour of 5 × 5``: that board's runs when they were made, else those of
-        every odd board, summed up and said so."""
+        """``0 in 216 runs from the smaller colour``: 5 × 5's runs when they were made, else those of every odd
+        board, summed up and said so."""
         five = next((row for row in self.rows if row.board == board_text(5)), None)
         if five is not None:
-            return f"{five.full} in {five.runs:,} runs from {other}" + ("" if other == "the other" else " of 5 × 5")
+            return f"{five.full} in {five.runs:,} runs from {other}"
         where = f"{self.boards} odd boards" if self.boards > 1 else self.rows[0].board
         return f"{self.full} in {self.runs:,} runs from {other}, on {where}"
 
